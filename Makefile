@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kscrub: page prezeroing for Linux 6.12.  Everything runs in a QEMU guest;
+# nothing here is ever loaded into the host's kernel.
+
+SHELL := /bin/bash
+TOP := $(abspath .)
+OUT := $(TOP)/qemu/out
+INITRD := $(OUT)/initramfs.cpio.gz
+
+.PHONY: all deps kernel modules userspace initramfs run test bench shell clean
+
+all: initramfs
+
+deps:
+	@bash qemu/deps.sh
+
+# The kernel build is cached outside the repository, keyed by a hash of the
+# patch series and configuration; KDIR is where it lives.
+kernel: deps
+	@mkdir -p $(OUT)
+	@bash qemu/build-kernel.sh > $(OUT)/kdir
+
+modules: kernel
+	@if ls module/*.c >/dev/null 2>&1; then \
+		$(MAKE) -s -C $$(cat $(OUT)/kdir) M=$(TOP)/module modules; fi
+
+userspace: deps
+	@if [ -f userspace/Makefile ]; then $(MAKE) -s -C userspace; fi
+
+initramfs: modules userspace
+	@bash qemu/mkinitramfs.sh $$(cat $(OUT)/kdir) $(INITRD)
+
+run: initramfs
+	@KDIR=$$(cat $(OUT)/kdir) INITRD=$(INITRD) \
+		bash qemu/run-guest.sh run $(OUT)/run-console.log; rc=$$?; \
+		sed -n 's/^KSCRUB-RUN: //p' $(OUT)/run-console.log | tr -d '\r'; \
+		exit $$rc
+
+test: initramfs
+	@KDIR=$$(cat $(OUT)/kdir) INITRD=$(INITRD) bash qemu/test.sh
+
+bench: initramfs
+	@KDIR=$$(cat $(OUT)/kdir) INITRD=$(INITRD) bash qemu/bench.sh
+
+shell: initramfs
+	@KDIR=$$(cat $(OUT)/kdir) INITRD=$(INITRD) bash qemu/run-guest.sh shell -
+
+clean:
+	@if [ -s $(OUT)/kdir ]; then \
+		$(MAKE) -s -C $$(cat $(OUT)/kdir) M=$(TOP)/module clean; fi
+	@if [ -f userspace/Makefile ]; then $(MAKE) -s -C userspace clean; fi
+	rm -rf $(OUT)

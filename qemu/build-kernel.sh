@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the guest kernel out of the repository: extract Debian's
+# linux-source-6.12 into a cache, apply hook-patch/*.patch in order,
+# configure tinyconfig + qemu/kernel.config (+ Kconfig.snippet options),
+# build bzImage and modules.  The result is keyed by a hash of the tree
+# version, the patches and the configuration, so an unchanged second run
+# rebuilds nothing.
+#
+# usage: build-kernel.sh [--unpatched]
+# prints the build directory (KDIR for out-of-tree modules) on stdout.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${KSCRUB_CACHE:-$HOME/.cache/kscrub}
+tarball=${KSCRUB_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+jobs=${KSCRUB_JOBS:-$(nproc)}
+patched=1
+[ "${1:-}" = "--unpatched" ] && patched=0
+
+log() { echo "build-kernel: $*" >&2; }
+
+[ -r "$tarball" ] || { log "missing $tarball (run qemu/deps.sh)"; exit 1; }
+
+patches=()
+if [ $patched = 1 ]; then
+	for p in "$top"/hook-patch/*.patch; do
+		[ -e "$p" ] && patches+=("$p")
+	done
+fi
+
+# Options the patch series adds, taken from Kconfig.snippet.
+snippet_opts() {
+	[ $patched = 1 ] || return 0
+	sed -n 's/^config \([A-Z0-9_]*\).*/CONFIG_\1=y/p' "$top/Kconfig.snippet"
+}
+
+key=$( {
+	stat -c '%s %Y' "$tarball"
+	for p in "${patches[@]}"; do sha256sum < "$p"; done
+	cat "$top/qemu/kernel.config"
+	snippet_opts
+	echo "v2"
+} | sha256sum | cut -c1-16)
+
+tree=$cache/tree-$key
+build=$cache/build-$key
+mkdir -p "$cache"
+
+if [ -f "$build/.kscrub-done" ]; then
+	log "cached build $build"
+	echo "$build"
+	exit 0
+fi
+
+if [ ! -f "$tree/.kscrub-tree" ]; then
+	rm -rf "$tree" "$tree.tmp"
+	mkdir -p "$tree.tmp"
+	log "extracting $(basename "$tarball")"
+	tar -xf "$tarball" -C "$tree.tmp" --strip-components=1
+	for p in "${patches[@]}"; do
+		if ! patch -d "$tree.tmp" -p1 --quiet --forward --batch < "$p" >&2; then
+			log "FAILED to apply $(basename "$p")"
+			exit 1
+		fi
+		log "applied $(basename "$p")"
+	done
+	touch "$tree.tmp/.kscrub-tree"
+	mv "$tree.tmp" "$tree"
+fi
+
+rm -rf "$build"
+mkdir -p "$build"
+frag=$build/kscrub.config
+{ cat "$top/qemu/kernel.config"; snippet_opts; } > "$frag"
+log "configuring in $build"
+make -C "$tree" O="$build" -s tinyconfig >&2
+"$tree/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "$frag" >/dev/null
+make -C "$tree" O="$build" -s olddefconfig >&2
+
+# Every option we asked for must have survived olddefconfig.
+missing=0
+while IFS= read -r line; do
+	case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+	opt=${line%%=*}; val=${line#*=}
+	if [ "$val" = n ]; then
+		! grep -q "^$opt=" "$build/.config" || { log "$opt should be off"; missing=1; }
+	elif ! grep -qx "$opt=$val" "$build/.config"; then
+		log "config option lost: $line"; missing=1
+	fi
+done < "$frag"
+[ $missing = 0 ] || exit 1
+
+log "building bzImage and modules with $jobs jobs"
+start=$(date +%s)
+make -C "$tree" O="$build" -s -j"$jobs" bzImage modules >&2
+log "built in $(( $(date +%s) - start )) s"
+touch "$build/.kscrub-done"
+echo "$build"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the guest under QEMU TCG (KVM does not work on these machines) with
+# the serial console captured to a log.  A guest that does not power off
+# within the timeout is killed and the last 50 console lines are printed.
+#
+# usage: run-guest.sh MODE LOG [extra kernel args...]
+#   MODE: test | run | bench | shell
+# env:  KSCRUB_MEM (MiB, default 2048), KSCRUB_CPUS (default 2),
+#       KSCRUB_NUMA (nodes, default 2), KSCRUB_TIMEOUT (s, default 900),
+#       KDIR, INITRD (as built by the Makefile)
+set -euo pipefail
+
+mode=$1
+log=$2
+shift 2
+mem=${KSCRUB_MEM:-2048}
+cpus=${KSCRUB_CPUS:-2}
+nodes=${KSCRUB_NUMA:-2}
+timeout=${KSCRUB_TIMEOUT:-900}
+
+args=(-accel tcg -m "$mem" -smp "$cpus" -nographic -no-reboot
+      -kernel "$KDIR/arch/x86/boot/bzImage" -initrd "$INITRD"
+      -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+if [ "$nodes" -gt 1 ]; then
+	per=$(( mem / nodes ))
+	for n in $(seq 0 $(( nodes - 1 ))); do
+		cpu_lo=$(( n * cpus / nodes ))
+		cpu_hi=$(( (n + 1) * cpus / nodes - 1 ))
+		sz=$per
+		[ "$n" -eq $(( nodes - 1 )) ] && sz=$(( mem - per * (nodes - 1) ))
+		args+=(-object "memory-backend-ram,id=m$n,size=${sz}M"
+		       -numa "node,nodeid=$n,memdev=m$n,cpus=$cpu_lo-$cpu_hi")
+	done
+fi
+cmdline="console=ttyS0 panic=-1 oops=panic loglevel=6 kscrub.mode=$mode $*"
+
+if [ "$mode" = shell ]; then
+	exec qemu-system-x86_64 "${args[@]}" -append "$cmdline"
+fi
+
+rc=0
+timeout --foreground -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" \
+	-append "$cmdline" -serial "file:$log" -monitor none -display none \
+	< /dev/null > "$log.qemu" 2>&1 || rc=$?
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "run-guest: guest killed after ${timeout}s; last 50 console lines:" >&2
+	tail -n 50 "$log" >&2
+	exit 124
+fi
+if ! grep -q '^KSCRUB-DONE' "$log"; then
+	echo "run-guest: guest did not finish (qemu rc=$rc); last 50 console lines:" >&2
+	tail -n 50 "$log" >&2
+	cat "$log.qemu" >&2
+	exit 1
+fi
+exit 0
