@@ -48,7 +48,17 @@ tree=$cache/tree-$key
 build=$cache/build-$key
 mkdir -p "$cache"
 
+# Keep the few most recently used trees and builds; each is over a GiB.
+prune() {
+	local old
+	old=$(ls -1td "$cache"/build-* 2>/dev/null | tail -n +4) || true
+	for b in $old; do
+		rm -rf "$b" "$cache/tree-${b##*/build-}"
+	done
+}
+
 if [ -f "$build/.kscrub-done" ]; then
+	touch "$build"
 	log "cached build $build"
 	echo "$build"
 	exit 0
@@ -97,4 +107,5 @@ start=$(date +%s)
 make -C "$tree" O="$build" -s -j"$jobs" bzImage modules >&2
 log "built in $(( $(date +%s) - start )) s"
 touch "$build/.kscrub-done"
+prune
 echo "$build"

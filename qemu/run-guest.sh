@@ -20,7 +20,12 @@ cpus=${KSCRUB_CPUS:-2}
 nodes=${KSCRUB_NUMA:-2}
 timeout=${KSCRUB_TIMEOUT:-900}
 
-args=(-accel tcg -m "$mem" -smp "$cpus" -nographic -no-reboot
+# One socket per node, or the guest warns that a cache sibling sits on
+# another node.
+sockets=$nodes
+[ $(( cpus % nodes )) -eq 0 ] || sockets=1
+args=(-accel tcg -m "$mem" -nographic -no-reboot
+      -smp "cpus=$cpus,sockets=$sockets,cores=$(( cpus / sockets )),threads=1"
       -kernel "$KDIR/arch/x86/boot/bzImage" -initrd "$INITRD"
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 if [ "$nodes" -gt 1 ]; then

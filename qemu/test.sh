@@ -94,12 +94,19 @@ while IFS= read -r line; do
 	fi
 done < <(grep -a '^KSCRUB-TEST: ' "$log" 2>/dev/null | tr -d '\r')
 
+# A test that began and never reported hung the guest or crashed it.
+last=$(grep -a '^KSCRUB-BEGIN: ' "$log" 2>/dev/null | tail -n1 | tr -d '\r')
+last=${last#KSCRUB-BEGIN: }
+if [ -n "$last" ] && ! grep -aq "^KSCRUB-TEST: $last " "$log"; then
+	result "guest/$last" FAIL "did not finish"
+fi
+
 # Kernel splats fail the run, whichever test was running.
 splat=$(grep -anE 'BUG:|WARNING:|Oops|[Bb]ad page|Call Trace|KASAN|UBSAN|Kernel panic' "$log" 2>/dev/null | head -n 5)
 if [ -n "$splat" ]; then
 	result guest/no-kernel-splat FAIL
 	echo "$splat" | sed 's/^/    /'
-	awk '/^KSCRUB-BEGIN:/ { t = $2 } /BUG:|WARNING:|Oops|[Bb]ad page|Call Trace|KASAN|UBSAN|Kernel panic/ { print "    during test: " t; exit }' "$log"
+	awk 'BEGIN { t = "boot" } /^KSCRUB-BEGIN:/ { t = $2 } /BUG:|WARNING:|Oops|[Bb]ad page|Call Trace|KASAN|UBSAN|Kernel panic/ { print "    during test: " t; exit }' "$log"
 else
 	result guest/no-kernel-splat PASS
 fi
