@@ -12,7 +12,7 @@ pkgs=(
 	gcc make bc flex bison	# kernel build
 	libelf-dev libssl-dev	# objtool and certificate tooling
 	cpio kmod xz-utils	# initramfs packing, depmod, tarball
-	python3			# KTAP parsing, results tables
+	python3 python3-ply	# results tables; ply for checkpatch's SPDX check
 	gnuplot-nox		# benchmark plots (PNG)
 	rsync			# kernel headers_install and module staging
 )

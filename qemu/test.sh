@@ -49,11 +49,14 @@ check_checkpatch() {
 	while [ $# -gt 0 ]; do
 		local arg=()
 		if [ "$1" = -f ]; then arg=(-f "$2"); shift 2; else arg=("$1"); shift; fi
-		if ! perl "$cp" --strict --no-tree --quiet --no-summary \
-			--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG "${arg[@]}" > "$out/checkpatch.log" 2>&1; then
+		# CHECKs (--strict) are shown; ERRORs and WARNINGs fail.
+		perl "$cp" --strict --no-tree --quiet --no-summary \
+			--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG "${arg[@]}" \
+			> "$out/checkpatch.log" 2>/dev/null
+		if grep -qE '^(ERROR|WARNING):' "$out/checkpatch.log"; then
 			errs=$((errs + 1))
 			why="${arg[-1]##*/}"
-			sed 's/^/    /' "$out/checkpatch.log" | head -20
+			grep -A3 -E '^(ERROR|WARNING):' "$out/checkpatch.log" | head -20 | sed 's/^/    /'
 		fi
 	done
 	[ $errs = 0 ] && result host/checkpatch PASS || result host/checkpatch FAIL "$why"
@@ -68,7 +71,20 @@ check_no_kernel_tree() {
 	fi
 }
 
+check_kconfig_snippet() {
+	# Kconfig.snippet is the text the series adds to mm/Kconfig.
+	local line bad=
+	while IFS= read -r line; do
+		case "$line" in '#'*|'') continue ;; esac
+		grep -qxF "+$line" "$top"/hook-patch/*.patch 2>/dev/null ||
+			{ bad=$line; break; }
+	done < "$top/Kconfig.snippet"
+	[ -z "$bad" ] && result host/kconfig-snippet-in-series PASS ||
+		result host/kconfig-snippet-in-series FAIL "not in the series: $bad"
+}
+
 check_patches_apply
+check_kconfig_snippet
 check_checkpatch
 check_no_kernel_tree
 
