@@ -14,7 +14,6 @@ expect_eq "MemZero kB with no scrubber" "$(awk '/^MemZero:/ { print $2 }' /proc/
 grep -qw init_on_alloc=0 /proc/cmdline && exit 0
 out=$(faultbench -m 64 -N -v -k) || fail "faultbench: $out"
 echo "$out"
-kv() { echo "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 expect_eq "pages served prezeroed" "$(kv pgalloc_prezeroed)" 0
 expect_ge "pages cleared on the fault path" "$(kv pgalloc_cleared)" 16384
 expect_eq "non-zero pages" "$(kv nonzero_pages)" 0

@@ -50,3 +50,9 @@ kunit_module() {
 		}' /tmp/ktap.$$ || { rmmod "$1" 2>/dev/null; exit 1; }
 	rmmod "$1" || fail "rmmod $1"
 }
+
+# kv KEY: the value of KEY in the key=value line held in $out (as printed
+# by faultbench -k).
+kv() {
+	echo "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}

@@ -6,7 +6,6 @@
 command -v faultbench > /dev/null || fail "faultbench not in the image"
 out=$(faultbench -m 64 -N -v -k) || fail "faultbench -N: $out"
 echo "$out"
-kv() { echo "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 expect_ge "4k: pgfault delta" "$(kv pgfault)" 16384
 expect_eq "4k: thp_fault_alloc delta" "$(kv thp_fault_alloc)" 0
 expect_eq "4k: non-zero pages" "$(kv nonzero_pages)" 0
