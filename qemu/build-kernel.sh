@@ -26,6 +26,7 @@ log() { echo "build-kernel: $*" >&2; }
 patches=()
 if [ $patched = 1 ]; then
 	for p in "$top"/hook-patch/*.patch; do
+		case $p in */0000-cover-letter.patch) continue ;; esac
 		[ -e "$p" ] && patches+=("$p")
 	done
 fi

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# The hook patch's counters exist, and with no scrubber registered nothing
+# is served prezeroed: every anonymous page faulted in is cleared on the
+# fault path and counted so (4 KiB faults ask for __GFP_ZERO, whatever
+# init_on_alloc says), except under init_on_free=1, where nothing clears.
+. /kscrub/lib.sh
+grep -q '^MemZero:' /proc/meminfo || fail "no MemZero in /proc/meminfo"
+for n in /sys/devices/system/node/node[0-9]*; do
+	grep -q "MemZero:" "$n/meminfo" || fail "no MemZero in $n/meminfo"
+done
+for c in nr_free_zeroed_pages pgalloc_prezeroed pgalloc_cleared pgscrubbed; do
+	expect_ge "vmstat $c present" "$(vmstat $c)" 0
+done
+z=$(meminfo MemZero)
+if init_on_free; then
+	echo "init_on_free=1: MemZero $z kB of $(meminfo MemFree) kB free"
+else
+	expect_eq "MemZero kB with no scrubber" "$z" 0
+fi
+out=$(faultbench -m 64 -N -v -k) || fail "faultbench: $out"
+echo "$out"
+expect_eq "pages served prezeroed" "$(kv pgalloc_prezeroed)" 0
+if init_on_free; then
+	expect_eq "pages cleared on the fault path" "$(kv pgalloc_cleared)" 0
+else
+	expect_ge "pages cleared on the fault path" "$(kv pgalloc_cleared)" 16384
+fi
+expect_eq "non-zero pages" "$(kv nonzero_pages)" 0
+# SysRq-m shows the zeroed blocks per zone
+echo m > /proc/sysrq-trigger
+dmesg | grep -q ' zero: .*= [0-9]*kB' || fail "no zero: line in the SysRq-m free-area dump"
+echo "ok: SysRq-m has zero: lines"
