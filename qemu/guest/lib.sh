@@ -38,7 +38,11 @@ kunit_module() {
 			res = ($1 == "not") ? "FAIL" : "PASS"
 			name = $0; sub(/^ *(not )?ok [0-9]+ /, "", name)
 			sub(/ #.*$/, "", name)
-			if ($0 ~ /# SKIP/) res = "SKIP"
+			if ($0 ~ /# SKIP/) {
+				res = "SKIP"
+				why = $0; sub(/.*# SKIP */, "", why)
+				print "skipped " name ": " why
+			}
 			print "KSCRUB-TEST: kunit/" mod "/" name " " res
 			n++; if (res == "FAIL") bad++
 		}
@@ -55,4 +59,82 @@ kunit_module() {
 # by faultbench -k).
 kv() {
 	echo "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+
+# meminfo KEY: a /proc/meminfo value in kB
+meminfo() {
+	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo
+}
+
+# free_kb_from_order N: free memory in blocks of order >= N (buddyinfo)
+free_kb_from_order() {
+	# busybox awk has no ^: double the block size by hand
+	awk -v n="$1" '{ kb = 4; for (i = 5; i <= NF; i++) { if (i - 5 >= n) s += $i * kb; kb *= 2 } }
+		END { printf "%d\n", s }' /proc/buddyinfo
+}
+
+# kstat KEY [WORD...]: sum of KEY=n over the lines of kscrubd's debugfs
+# stats that contain every WORD (e.g. engine=nt, node=1)
+kstat() {
+	local k=$1
+	shift
+	awk -v k="$k" -v filt="$*" '
+		BEGIN { nf = split(filt, want, " ") }
+		{
+			for (j = 1; j <= nf; j++)
+				if (index(" " $0 " ", " " want[j] " ") == 0) next
+			for (i = 1; i <= NF; i++)
+				if (index($i, k "=") == 1) s += substr($i, length(k) + 2)
+		}
+		END { printf "%d\n", s }' /sys/kernel/debug/kscrubd/stats
+}
+
+# kdrv KEY: KEY of the first zero driver in kscrubd's debugfs drivers file
+kdrv() {
+	sed -n "s/.* $1=\([0-9]*\).*/\1/p" /sys/kernel/debug/kscrubd/drivers | head -n1
+}
+
+# wait_until SECONDS CMD...: poll CMD every 0.5 s; fail if it never holds
+wait_until() {
+	local t=$(($1 * 2))
+	shift
+	while ! "$@"; do
+		t=$((t - 1))
+		[ $t -gt 0 ] || return 1
+		sleep 0.5
+	done
+}
+
+# scrubbed_most: MemZero covers at least 90% of free memory in blocks of
+# order >= vm.scrub_stop, and at most 4 MiB is left not zeroed there
+# (blocks kscrubd may not take: near watermarks, highatomic or isolated)
+scrubbed_most() {
+	local z f d
+	z=$(meminfo MemZero)
+	f=$(free_kb_from_order "$(cat /proc/sys/vm/scrub_stop)")
+	d=$(($(kstat dirty_pages) * 4))
+	[ "$z" -ge $((f * 9 / 10)) ] && [ $d -le 4096 ]
+}
+
+# load_kscrubd: modprobe kscrubd and wait for the first scrub pass
+load_kscrubd() {
+	# Fresh defaults even if an earlier test failed with it loaded
+	unload_kscrubd
+	modprobe kscrubd || fail "modprobe kscrubd"
+	wait_until 120 scrubbed_most ||
+		fail "MemZero $(meminfo MemZero) kB of $(free_kb_from_order 2) kB free, $(($(kstat dirty_pages) * 4)) kB not zeroed after 120 s"
+}
+
+dmesg_has() {
+	dmesg | grep -qE "$1"
+}
+
+unload_kscrubd() {
+	rmmod test_zero_driver 2> /dev/null
+	rmmod kscrubd 2> /dev/null
+}
+
+# init_on_free: every freed page is zero already, nothing is served prezeroed
+init_on_free() {
+	grep -qw init_on_free=1 /proc/cmdline
 }

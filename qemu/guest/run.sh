@@ -1,24 +1,42 @@
 # SPDX-License-Identifier: GPL-2.0
-# make run: fault rate without and with prezeroing in one boot, then the
-# scrubber's statistics.  Lines meant for the host start with KSCRUB-RUN.
+# make run: the single-thread fault rate without and with prezeroing in one
+# boot, their ratio, and kscrubd's statistics from dmesg.  Lines meant for
+# the host start with KSCRUB-RUN.
 . /kscrub/lib.sh
 say() { echo "KSCRUB-RUN: $*"; }
-say "kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) vCPUs, $(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) MiB, TCG"
-for mode in N H; do
-	label=4k; [ $mode = H ] && label=THP
-	say "$label faults, no prezeroing:"
-	faultbench -m 256 -$mode | sed 's/^/KSCRUB-RUN:   /'
-done
-if modprobe kscrubd 2>/dev/null; then
-	say "kscrubd loaded; waiting for the scrub pass"
-	sleep 10
-	for mode in N H; do
-		label=4k; [ $mode = H ] && label=THP
-		say "$label faults, prezeroed:"
-		faultbench -m 256 -$mode | sed 's/^/KSCRUB-RUN:   /'
+# rate MODE: median faults per second of three 256 MiB runs; also keeps the
+# last run's key=value line in $out
+rate() {
+	local i r=
+	for i in 1 2 3; do
+		out=$(faultbench -m 256 -$1 -k) || fail "faultbench -$1: $out"
+		r="$r $(kv faults_per_wsec)"
 	done
-	dmesg | grep kscrubd | sed 's/^/KSCRUB-RUN:   /'
-else
-	say "kscrubd.ko is not built yet (issue 5): only the baseline is shown"
-fi
-grep -E 'MemFree|MemZero' /proc/meminfo | sed 's/^/KSCRUB-RUN: /'
+	echo $r | tr ' ' '\n' | sort -n | sed -n 2p
+}
+say "kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) vCPUs, $(($(meminfo MemTotal) / 1024)) MiB, TCG (timings are ratios within this boot)"
+for mode in N H; do
+	eval "base_$mode=\$(rate $mode)"
+	eval "cl_$mode=\$(kv pgalloc_cleared)"
+done
+dmesg -c > /dev/null
+load_kscrubd
+say "kscrubd loaded: MemZero $(meminfo MemZero) kB of $(meminfo MemFree) kB free"
+for mode in N H; do
+	eval "pz_$mode=\$(rate $mode)"
+	eval "pct_$mode=\$(kv prezeroed_pct)"
+	eval "clp_$mode=\$(kv pgalloc_cleared)"
+done
+for mode in N H; do
+	label="4 KiB"; [ $mode = H ] && label="2 MiB THP"
+	eval "b=\$base_$mode p=\$pz_$mode pct=\$pct_$mode c0=\$cl_$mode c1=\$clp_$mode"
+	say "$(printf '%-10s faults/s without %10s  with %10s  ratio %sx  (served prezeroed %s%%, pages cleared %s -> %s)' \
+		"$label" "$b" "$p" "$(awk -v a="$p" -v b="$b" 'BEGIN { printf "%.2f", a / b }')" "$pct" "$c0" "$c1")"
+done
+sleep 1
+say "dmesg:"
+dmesg | grep kscrubd | sed 's/^/KSCRUB-RUN:   /'
+say "/sys/kernel/debug/kscrubd/stats:"
+sed 's/^/KSCRUB-RUN:   /' /sys/kernel/debug/kscrubd/stats
+rmmod kscrubd
+dmesg | grep 'unload' | sed 's/^/KSCRUB-RUN:   /'

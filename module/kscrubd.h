@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kscrubd internals shared between its source files. */
+#ifndef _KSCRUBD_H
+#define _KSCRUBD_H
+
+#include <linux/irq_work.h>
+#include <linux/mmzone.h>
+#include <linux/wait.h>
+
+enum kscrub_engine_id {
+	KSCRUB_ENGINE_CLEAR,	/* the kernel's clear_page() */
+	KSCRUB_ENGINE_NT,	/* movnti: leaves the cache alone */
+	KSCRUB_NR_CPU_ENGINES,
+	KSCRUB_ENGINE_DRIVER = KSCRUB_NR_CPU_ENGINES,	/* a zero_driver */
+	KSCRUB_NR_ENGINES,
+};
+
+struct kscrub_engine_stats {
+	u64 pages;
+	u64 ns;
+};
+
+/* Written only by the node's thread; read racily for reporting */
+struct kscrubd_stats {
+	struct kscrub_engine_stats engine[KSCRUB_NR_ENGINES];
+	u64 wakeups;
+	u64 passes;
+	u64 driver_refused;
+	u64 driver_failed;
+};
+
+struct kscrubd_node {
+	int nid;
+	struct task_struct *task;
+	wait_queue_head_t wait;
+	struct irq_work wake_work;
+	unsigned long pending;		/* bit 0: work to do */
+	struct kscrubd_stats stats;
+};
+
+/* Knobs, see kscrubd_sysctl.c */
+extern unsigned int kscrub_start_order;
+extern unsigned int kscrub_stop_order;
+extern unsigned int kscrub_load;
+extern unsigned int kscrub_enabled;
+extern unsigned int kscrub_verify;
+extern unsigned int kscrub_engine;
+
+int kscrubd_sysctl_init(void);
+void kscrubd_sysctl_exit(void);
+
+/* kscrubd_main.c */
+void kscrubd_wake_all(void);
+void kscrubd_set_start_order(unsigned int order);
+int kscrubd_nr_nodes(void);
+struct kscrubd_node *kscrubd_node(int i);
+
+/* kscrubd_scrub.c */
+void kscrubd_scrub_node(struct kscrubd_node *kn);
+unsigned long kscrubd_dirty_pages(int nid);
+bool kscrubd_may_run(void);
+
+/* zero_engine.c */
+const char *kscrub_engine_name(unsigned int id);
+int kscrub_engine_lookup(const char *name);
+void kscrub_cpu_zero(unsigned int id, void *addr, unsigned long len);
+
+/* zero_driver.c */
+int kscrub_driver_zero(struct kscrubd_node *kn, void *addr, unsigned long len);
+void kscrub_drivers_show(struct seq_file *m);
+
+/* kscrubd_stats.c */
+extern atomic64_t kscrub_verified_pages;
+extern atomic64_t kscrub_verify_bad;
+int kscrubd_stats_init(void);
+void kscrubd_stats_exit(void);
+void kscrubd_stats_log(const char *when);
+bool kscrubd_verify(struct page *page, unsigned int order);
+
+#endif /* _KSCRUBD_H */

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What kscrubd did: per node and engine, in debugfs (kscrubd/stats, one
+ * key=value line per node and engine, kscrubd/drivers) and in dmesg on
+ * unload.  Also the verify mode's check of blocks served prezeroed.
+ */
+#include <linux/debugfs.h>
+#include <linux/mm.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+
+#include "kscrubd.h"
+
+atomic64_t kscrub_verified_pages;
+atomic64_t kscrub_verify_bad;
+static struct dentry *kscrub_debugfs;
+
+/*
+ * Runs in the allocating context, before a block that skipped its clear is
+ * handed out.  A hit means someone wrote to a free page or an engine lied:
+ * report it and let the allocator clear the block.
+ */
+bool kscrubd_verify(struct page *page, unsigned int order)
+{
+	void *addr = page_address(page);
+	void *bad = memchr_inv(addr, 0, PAGE_SIZE << order);
+
+	atomic64_add(1UL << order, &kscrub_verified_pages);
+	if (!bad)
+		return true;
+	atomic64_inc(&kscrub_verify_bad);
+	pr_err_ratelimited("kscrubd: verify: pfn %#lx (order %u) served prezeroed has a non-zero byte at offset %#lx\n",
+			   page_to_pfn(page), order, (unsigned long)(bad - addr));
+	return false;
+}
+
+static void show_node(struct seq_file *m, struct kscrubd_node *kn)
+{
+	struct kscrubd_stats *s = &kn->stats;
+	int e;
+
+	seq_printf(m, "node=%d wakeups=%llu passes=%llu driver_refused=%llu driver_failed=%llu dirty_pages=%lu\n",
+		   kn->nid, s->wakeups, s->passes, s->driver_refused,
+		   s->driver_failed, kscrubd_dirty_pages(kn->nid));
+	for (e = 0; e < KSCRUB_NR_ENGINES; e++) {
+		u64 pages = READ_ONCE(s->engine[e].pages);
+		u64 ns = READ_ONCE(s->engine[e].ns);
+
+		seq_printf(m, "node=%d engine=%s pages=%llu bytes=%llu ns=%llu mbps=%llu\n",
+			   kn->nid, kscrub_engine_name(e), pages,
+			   pages << PAGE_SHIFT, ns,
+			   ns ? div64_u64((pages << PAGE_SHIFT) * 1000, ns) : 0);
+	}
+}
+
+static int stats_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < kscrubd_nr_nodes(); i++)
+		show_node(m, kscrubd_node(i));
+	seq_printf(m, "verify=%u verified_pages=%lld verify_bad=%lld\n",
+		   READ_ONCE(kscrub_verify),
+		   atomic64_read(&kscrub_verified_pages),
+		   atomic64_read(&kscrub_verify_bad));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+static int drivers_show(struct seq_file *m, void *v)
+{
+	kscrub_drivers_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(drivers);
+
+int kscrubd_stats_init(void)
+{
+	kscrub_debugfs = debugfs_create_dir("kscrubd", NULL);
+	debugfs_create_file("stats", 0444, kscrub_debugfs, NULL, &stats_fops);
+	debugfs_create_file("drivers", 0444, kscrub_debugfs, NULL,
+			    &drivers_fops);
+	return 0;
+}
+
+void kscrubd_stats_exit(void)
+{
+	debugfs_remove_recursive(kscrub_debugfs);
+}
+
+void kscrubd_stats_log(const char *when)
+{
+	int i, e;
+
+	for (i = 0; i < kscrubd_nr_nodes(); i++) {
+		struct kscrubd_stats *s = &kscrubd_node(i)->stats;
+
+		for (e = 0; e < KSCRUB_NR_ENGINES; e++) {
+			u64 pages = s->engine[e].pages;
+			u64 ns = s->engine[e].ns;
+
+			if (!pages)
+				continue;
+			pr_info("kscrubd%d: %s: engine %s zeroed %llu pages (%llu MiB) in %llu ms, %llu MB/s\n",
+				kscrubd_node(i)->nid, when,
+				kscrub_engine_name(e), pages,
+				pages >> (20 - PAGE_SHIFT), ns / NSEC_PER_MSEC,
+				ns ? div64_u64((pages << PAGE_SHIFT) * 1000, ns) : 0);
+		}
+		pr_info("kscrubd%d: %s: %llu wake-ups, %llu passes, %llu blocks refused by drivers, %llu driver failures\n",
+			kscrubd_node(i)->nid, when, s->wakeups, s->passes,
+			s->driver_refused, s->driver_failed);
+	}
+	pr_info("kscrubd: %s: verify checked %lld pages, %lld not zero\n", when,
+		atomic64_read(&kscrub_verified_pages),
+		atomic64_read(&kscrub_verify_bad));
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vm.scrub_* sysctls.  A write is parsed into a copy and checked against
+ * the other knobs before it is stored, so a bad write fails with EINVAL
+ * and leaves the value as it was.  Every good write wakes the threads, as
+ * compaction_proactiveness_sysctl_handler() wakes kcompactd.
+ */
+#include <linux/mmzone.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+#include <linux/sysctl.h>
+
+#include "kscrubd.h"
+
+#define KSCRUB_MAX_LOAD	100000
+
+unsigned int kscrub_start_order = 7;
+unsigned int kscrub_stop_order = 2;
+unsigned int kscrub_load = 999;
+unsigned int kscrub_enabled = 1;
+unsigned int kscrub_verify;
+/* Non-temporal stores by default: see the README's clearing bandwidth table */
+unsigned int kscrub_engine = KSCRUB_ENGINE_NT;
+
+static const unsigned int max_order = MAX_PAGE_ORDER;
+static const unsigned int max_load = KSCRUB_MAX_LOAD;
+
+/* Serializes writers so scrub_stop <= scrub_start always holds */
+static DEFINE_MUTEX(kscrub_sysctl_lock);
+static struct ctl_table_header *kscrub_sysctl_header;
+
+static int order_handler(const struct ctl_table *table, int write,
+			 void *buffer, size_t *lenp, loff_t *ppos)
+{
+	unsigned int *val = table->data;
+	unsigned int new = *val;
+	struct ctl_table t = *table;
+	int ret;
+
+	if (!write)
+		return proc_douintvec_minmax(table, write, buffer, lenp, ppos);
+
+	t.data = &new;
+	mutex_lock(&kscrub_sysctl_lock);
+	ret = proc_douintvec_minmax(&t, write, buffer, lenp, ppos);
+	if (ret)
+		goto out;
+	if ((val == &kscrub_stop_order && new > kscrub_start_order) ||
+	    (val == &kscrub_start_order && new < kscrub_stop_order)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	WRITE_ONCE(*val, new);
+	if (val == &kscrub_start_order)
+		kscrubd_set_start_order(new);
+	kscrubd_wake_all();
+out:
+	mutex_unlock(&kscrub_sysctl_lock);
+	return ret;
+}
+
+static int uint_handler(const struct ctl_table *table, int write,
+			void *buffer, size_t *lenp, loff_t *ppos)
+{
+	unsigned int new = *(unsigned int *)table->data;
+	struct ctl_table t = *table;
+	int ret;
+
+	if (!write)
+		return proc_douintvec_minmax(table, write, buffer, lenp, ppos);
+
+	t.data = &new;
+	ret = proc_douintvec_minmax(&t, write, buffer, lenp, ppos);
+	if (ret)
+		return ret;
+	WRITE_ONCE(*(unsigned int *)table->data, new);
+	kscrubd_wake_all();
+	return 0;
+}
+
+static int engine_handler(const struct ctl_table *table, int write,
+			  void *buffer, size_t *lenp, loff_t *ppos)
+{
+	char name[16];
+	struct ctl_table t = {
+		.data = name,
+		.maxlen = sizeof(name),
+	};
+	int ret, id;
+
+	strscpy(name, kscrub_engine_name(READ_ONCE(kscrub_engine)),
+		sizeof(name));
+	ret = proc_dostring(&t, write, buffer, lenp, ppos);
+	if (ret || !write)
+		return ret;
+	id = kscrub_engine_lookup(name);
+	if (id < 0)
+		return id;
+	WRITE_ONCE(kscrub_engine, id);
+	return 0;
+}
+
+static struct ctl_table kscrub_sysctls[] = {
+	{
+		.procname	= "scrub_start",
+		.data		= &kscrub_start_order,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= order_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= (void *)&max_order,
+	},
+	{
+		.procname	= "scrub_stop",
+		.data		= &kscrub_stop_order,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= order_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= (void *)&max_order,
+	},
+	{
+		.procname	= "scrub_load",
+		.data		= &kscrub_load,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= uint_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= (void *)&max_load,
+	},
+	{
+		.procname	= "scrub_enabled",
+		.data		= &kscrub_enabled,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= uint_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "scrub_verify",
+		.data		= &kscrub_verify,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= uint_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "scrub_engine",
+		.maxlen		= 16,
+		.mode		= 0644,
+		.proc_handler	= engine_handler,
+	},
+};
+
+int kscrubd_sysctl_init(void)
+{
+	kscrub_sysctl_header = register_sysctl("vm", kscrub_sysctls);
+	return kscrub_sysctl_header ? 0 : -ENOMEM;
+}
+
+void kscrubd_sysctl_exit(void)
+{
+	unregister_sysctl_table(kscrub_sysctl_header);
+}

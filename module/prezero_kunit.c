@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the allocator's prezeroing hooks (mm/page_prezero.c and
+ * the zeroed free lists).  The suite registers a scrubber of its own, so
+ * it skips when kscrubd is loaded.  Blocks are made zeroed by hand with
+ * scrubd_rmpage() + memset() + end_zero_page(), and each case takes back
+ * what it made, so that the zeroed lists hold only the case's blocks.
+ */
+#include <kunit/test.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/page_prezero.h>
+#include <linux/slab.h>
+#include <linux/vmstat.h>
+
+static void test_coalesced(struct page_scrubber *s, struct zone *zone,
+			   unsigned int order)
+{
+}
+
+static struct page_scrubber test_scrubber = {
+	.coalesced = test_coalesced,
+	.order = MAX_PAGE_ORDER,
+};
+
+static bool registered;
+
+static u64 event_count(enum vm_event_item item)
+{
+	unsigned long *ev = kcalloc(NR_VM_EVENT_ITEMS, sizeof(*ev), GFP_KERNEL);
+	u64 v;
+
+	if (!ev)
+		return 0;
+	all_vm_events(ev);
+	v = ev[item];
+	kfree(ev);
+	return v;
+}
+
+static bool all_zero(struct page *page, unsigned int order)
+{
+	return !memchr_inv(page_address(page), 0, PAGE_SIZE << order);
+}
+
+static const gfp_t mt_gfp[MIGRATE_PCPTYPES] = {
+	[MIGRATE_UNMOVABLE] = GFP_KERNEL,
+	[MIGRATE_MOVABLE] = GFP_HIGHUSER_MOVABLE,
+	[MIGRATE_RECLAIMABLE] = GFP_KERNEL | __GFP_RECLAIMABLE,
+};
+
+/* Which zeroed list holds @page as a free block of @order, or -1 */
+static int zeroed_list_of(struct zone *zone, struct page *page,
+			  unsigned int order)
+{
+	struct free_area *area = &zone->free_area[order];
+	unsigned long flags;
+	struct page *p;
+	int mt, found = -1;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	for (mt = 0; mt < MIGRATE_TYPES && found < 0; mt++)
+		list_for_each_entry(p, &area->zero_list[mt], buddy_list)
+			if (p == page) {
+				found = mt;
+				break;
+			}
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return found;
+}
+
+/* The zone an allocation of @gfp on this node is served from */
+static struct zone *alloc_zone(struct kunit *test, gfp_t gfp)
+{
+	struct page *p = alloc_pages_node(numa_node_id(), gfp | __GFP_THISNODE,
+					  0);
+	struct zone *zone;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	zone = page_zone(p);
+	__free_pages(p, 0);
+	return zone;
+}
+
+/*
+ * Take a free block of exactly @order out of @zone, splitting a larger one
+ * if need be (the upper halves go back as they were, like expand() does).
+ */
+static struct page *take_block(struct kunit *test, struct zone *zone,
+			       unsigned int order)
+{
+	unsigned int o;
+
+	for (o = order; o <= MAX_PAGE_ORDER; o++) {
+		struct page *page = scrubd_rmpage(zone, o);
+
+		if (!page)
+			continue;
+		while (o > order) {
+			o--;
+			scrubd_putback_page(page + (1 << o), o);
+		}
+		return page;
+	}
+	kunit_skip(test, "no free block of order >= %u in %s", order,
+		   zone->name);
+	return NULL;
+}
+
+/* Make a zeroed free block of @order by hand; returns its migratetype */
+static struct page *make_zeroed(struct kunit *test, struct zone *zone,
+				unsigned int order, int *mt)
+{
+	struct page *page = take_block(test, zone, order);
+
+	memset(page_address(page), 0, PAGE_SIZE << order);
+	end_zero_page(page, order);
+	*mt = zeroed_list_of(zone, page, order);
+	KUNIT_ASSERT_GE_MSG(test, *mt, 0, "block not on a zeroed list");
+	KUNIT_ASSERT_LT(test, *mt, MIGRATE_PCPTYPES);
+	return page;
+}
+
+/* Give the case's zeroed block to a zeroing allocation and free it */
+static void consume_zeroed(struct zone *zone, unsigned int order, int mt)
+{
+	struct page *p = alloc_pages_node(zone_to_nid(zone),
+					  mt_gfp[mt] | __GFP_ZERO |
+					  __GFP_THISNODE, order);
+
+	if (p)
+		__free_pages(p, order);
+}
+
+static bool free_block_is(struct zone *zone, struct page *page,
+			  unsigned int order, bool zeroed)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	ret = PageBuddy(page) && page_private(page) == order &&
+	      !!PageZeroed(page) == zeroed;
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return ret;
+}
+
+static int prezero_test_init(struct kunit *test)
+{
+	if (!registered)
+		kunit_skip(test, "another scrubber is registered");
+	if (want_init_on_free())
+		kunit_skip(test, "init_on_free=1: every free page is zero already");
+	/* The per-cpu zeroed lists are per CPU: stay on one */
+	set_cpus_allowed_ptr(current, cpumask_of(raw_smp_processor_id()));
+	return 0;
+}
+
+static void prezero_test_exit(struct kunit *test)
+{
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+}
+
+static void served_prezeroed_without_clear(struct kunit *test)
+{
+	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	struct page *page, *got;
+	u64 prezeroed;
+	int mt;
+
+	page = make_zeroed(test, zone, 0, &mt);
+	prezeroed = event_count(PGALLOC_PREZEROED);
+	got = alloc_pages_node(zone_to_nid(zone),
+			       mt_gfp[mt] | __GFP_ZERO | __GFP_THISNODE, 0);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_PTR_EQ(test, got, page);
+	KUNIT_EXPECT_GE(test, event_count(PGALLOC_PREZEROED) - prezeroed, 1);
+	KUNIT_EXPECT_TRUE(test, all_zero(got, 0));
+	__free_pages(got, 0);
+}
+
+static void plain_alloc_prefers_not_zeroed(struct kunit *test)
+{
+	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	const int n = 512;
+	struct page **pages, *page;
+	int i, mt, hits = 0;
+
+	if (want_init_on_alloc(GFP_KERNEL))
+		kunit_skip(test, "init_on_alloc=1: every allocation wants zeroed memory");
+	pages = kunit_kcalloc(test, n, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+
+	page = make_zeroed(test, zone, 0, &mt);
+	for (i = 0; i < n; i++) {
+		pages[i] = alloc_pages_node(zone_to_nid(zone),
+					    mt_gfp[mt] | __GFP_THISNODE, 0);
+		if (pages[i] == page)
+			hits++;
+	}
+	KUNIT_EXPECT_EQ(test, hits, 0);
+	KUNIT_EXPECT_EQ(test, zeroed_list_of(zone, page, 0), mt);
+	for (i = 0; i < n; i++)
+		if (pages[i])
+			__free_pages(pages[i], 0);
+	consume_zeroed(zone, 0, mt);
+}
+
+/*
+ * Order 5 is above PAGE_ALLOC_COSTLY_ORDER, so the allocation below goes
+ * to the buddy lists and splits the zeroed block itself.
+ */
+static void split_keeps_mark_merge_loses_it(struct kunit *test)
+{
+	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	struct page *page, *got;
+	u64 prezeroed;
+	int mt;
+
+	page = make_zeroed(test, zone, 5, &mt);
+	prezeroed = event_count(PGALLOC_PREZEROED);
+	got = alloc_pages_node(zone_to_nid(zone),
+			       mt_gfp[mt] | __GFP_ZERO | __GFP_THISNODE, 4);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_PTR_EQ(test, got, page);
+	KUNIT_EXPECT_GE(test, event_count(PGALLOC_PREZEROED) - prezeroed, 16);
+	KUNIT_EXPECT_TRUE(test, all_zero(got, 4));
+	/* The other half is still a zeroed free block */
+	KUNIT_EXPECT_TRUE(test, free_block_is(zone, page + 16, 4, true));
+
+	/* Freed dirty, the lower half merges with it into a dirty block */
+	memset(page_address(got), 0x5a, PAGE_SIZE << 4);
+	__free_pages(got, 4);
+	KUNIT_EXPECT_FALSE(test, PageZeroed(page));
+	KUNIT_EXPECT_EQ(test, zeroed_list_of(zone, page + 16, 4), -1);
+	KUNIT_EXPECT_EQ(test, zeroed_list_of(zone, page, 5), -1);
+}
+
+static void merge_of_zeroed_halves_is_zeroed(struct kunit *test)
+{
+	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	struct page *page = take_block(test, zone, 5);
+	int mt;
+
+	memset(page_address(page), 0, PAGE_SIZE << 5);
+	end_zero_page(page, 4);
+	KUNIT_EXPECT_TRUE(test, free_block_is(zone, page, 4, true));
+	end_zero_page(page + 16, 4);
+	KUNIT_EXPECT_TRUE(test, free_block_is(zone, page, 5, true));
+	mt = zeroed_list_of(zone, page, 5);
+	KUNIT_EXPECT_GE(test, mt, 0);
+	if (mt >= 0 && mt < MIGRATE_PCPTYPES)
+		consume_zeroed(zone, 5, mt);
+}
+
+static void putback_unzeroed_stays_dirty(struct kunit *test)
+{
+	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	struct page *page = take_block(test, zone, 3);
+
+	scrubd_putback_page(page, 3);
+	KUNIT_EXPECT_EQ(test, zeroed_list_of(zone, page, 3), -1);
+}
+
+/* Under zone->lock: the lists, the flags and the counters agree */
+static void counters_equal_lists(struct kunit *test)
+{
+	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	unsigned int order, orders[] = { 0, 3, 9 };
+	unsigned long flags, listed = 0, exact;
+	int mt, i, made[ARRAY_SIZE(orders)];
+	bool flags_ok = true, nr_ok = true;
+	long counted;
+
+	/* Some zeroed blocks, so that there is something to count */
+	for (i = 0; i < ARRAY_SIZE(orders); i++) {
+		struct page *p = take_block(test, zone, orders[i]);
+
+		made[i] = -1;
+		memset(page_address(p), 0, PAGE_SIZE << orders[i]);
+		end_zero_page(p, orders[i]);
+		made[i] = zeroed_list_of(zone, p, orders[i]);
+	}
+
+	spin_lock_irqsave(&zone->lock, flags);
+	for (order = 0; order < NR_PAGE_ORDERS; order++) {
+		struct free_area *area = &zone->free_area[order];
+		unsigned long n = 0;
+		struct page *p;
+
+		for (mt = 0; mt < MIGRATE_TYPES; mt++) {
+			list_for_each_entry(p, &area->zero_list[mt], buddy_list) {
+				flags_ok &= PageBuddy(p) && PageZeroed(p);
+				n++;
+			}
+			list_for_each_entry(p, &area->free_list[mt], buddy_list)
+				flags_ok &= !PageZeroed(p);
+		}
+		nr_ok &= n == area->nr_zeroed;
+		listed += n << order;
+	}
+	counted = zone_page_state_snapshot(zone, NR_FREE_ZEROED_PAGES);
+	exact = zone->nr_free_zeroed;
+	spin_unlock_irqrestore(&zone->lock, flags);
+
+	KUNIT_EXPECT_TRUE_MSG(test, flags_ok, "PG_zeroed does not match the list");
+	KUNIT_EXPECT_TRUE_MSG(test, nr_ok, "free_area::nr_zeroed is off");
+	KUNIT_EXPECT_EQ(test, (long)listed, counted);
+	KUNIT_EXPECT_EQ(test, listed, exact);
+
+	for (i = 0; i < ARRAY_SIZE(orders); i++)
+		if (made[i] >= 0 && made[i] < MIGRATE_PCPTYPES)
+			consume_zeroed(zone, orders[i], made[i]);
+}
+
+static void second_scrubber_is_busy(struct kunit *test)
+{
+	struct page_scrubber other = { .coalesced = test_coalesced };
+
+	KUNIT_EXPECT_EQ(test, page_scrubber_register(&other), -EBUSY);
+}
+
+static int prezero_suite_init(struct kunit_suite *suite)
+{
+	registered = !page_scrubber_register(&test_scrubber);
+	return 0;
+}
+
+static void prezero_suite_exit(struct kunit_suite *suite)
+{
+	if (registered)
+		page_scrubber_unregister(&test_scrubber);
+	registered = false;
+}
+
+static struct kunit_case prezero_cases[] = {
+	KUNIT_CASE(served_prezeroed_without_clear),
+	KUNIT_CASE(plain_alloc_prefers_not_zeroed),
+	KUNIT_CASE(split_keeps_mark_merge_loses_it),
+	KUNIT_CASE(merge_of_zeroed_halves_is_zeroed),
+	KUNIT_CASE(putback_unzeroed_stays_dirty),
+	KUNIT_CASE(counters_equal_lists),
+	KUNIT_CASE(second_scrubber_is_busy),
+	{}
+};
+
+static struct kunit_suite prezero_suite = {
+	.name = "page_prezero",
+	.init = prezero_test_init,
+	.exit = prezero_test_exit,
+	.suite_init = prezero_suite_init,
+	.suite_exit = prezero_suite_exit,
+	.test_cases = prezero_cases,
+};
+
+kunit_test_suite(prezero_suite);
+
+MODULE_DESCRIPTION("KUnit tests for page prezeroing");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# vm.scrub_*: defaults, bad writes fail with EINVAL and change nothing,
+# good writes take effect.
+. /kscrub/lib.sh
+load_kscrubd
+v=/proc/sys/vm
+
+# bad_write KNOB VALUE: must fail with EINVAL, value unchanged
+bad_write() {
+	local before err
+	before=$(cat $v/$1)
+	if (echo "$2" > $v/$1) 2> /tmp/err; then
+		fail "vm.$1=$2 was accepted"
+	fi
+	err=$(cat /tmp/err)
+	case "$err" in *"Invalid argument"*) ;; *) fail "vm.$1=$2: $err, want EINVAL" ;; esac
+	expect_eq "vm.$1 after bad write '$2'" "$(cat $v/$1)" "$before"
+}
+
+for k in scrub_start scrub_stop scrub_load scrub_enabled scrub_verify scrub_engine; do
+	expect_eq "mode of vm.$k" "$(stat -c %a $v/$k)" 644
+done
+expect_eq "default vm.scrub_start" "$(cat $v/scrub_start)" 7
+expect_eq "default vm.scrub_stop" "$(cat $v/scrub_stop)" 2
+expect_eq "default vm.scrub_load" "$(cat $v/scrub_load)" 999
+expect_eq "default vm.scrub_enabled" "$(cat $v/scrub_enabled)" 1
+expect_eq "default vm.scrub_verify" "$(cat $v/scrub_verify)" 0
+expect_eq "default vm.scrub_engine" "$(cat $v/scrub_engine)" nt
+
+for bad in -1 11 abc 99999999999999999999 1x; do
+	bad_write scrub_start $bad
+	bad_write scrub_stop $bad
+done
+bad_write scrub_stop 8		# above scrub_start
+bad_write scrub_start 1		# below scrub_stop
+for bad in -1 abc 100001 99999999999999999999; do
+	bad_write scrub_load $bad
+done
+bad_write scrub_enabled 2
+bad_write scrub_verify 2
+bad_write scrub_engine bogus
+
+# scrub_load=0 stops scrubbing: freed memory stays dirty
+echo 0 > $v/scrub_load || fail "vm.scrub_load=0"
+sleep 1
+s0=$(vmstat pgscrubbed)
+faultbench -m 256 -N > /dev/null || fail faultbench
+sleep 3
+expect_eq "pgscrubbed with scrub_load=0" "$(vmstat pgscrubbed)" "$s0"
+echo 999 > $v/scrub_load
+wait_until 60 scrubbed_most || fail "no scrubbing after scrub_load=999"
+expect_ge "pgscrubbed after scrub_load=999" "$(vmstat pgscrubbed)" $((s0 + 16384))
+
+# scrub_enabled=0 does the same
+echo 0 > $v/scrub_enabled
+sleep 1
+s0=$(vmstat pgscrubbed)
+faultbench -m 256 -N > /dev/null || fail faultbench
+sleep 3
+expect_eq "pgscrubbed with scrub_enabled=0" "$(vmstat pgscrubbed)" "$s0"
+echo 1 > $v/scrub_enabled
+wait_until 60 scrubbed_most || fail "no scrubbing after scrub_enabled=1"
+
+# A lower scrub_stop zeroes smaller blocks
+echo 0 > $v/scrub_stop || fail "vm.scrub_stop=0"
+expect_eq "vm.scrub_stop" "$(cat $v/scrub_stop)" 0
+wait_until 60 scrubbed_most || fail "order-0 and -1 blocks not zeroed with scrub_stop=0"
+echo "ok: MemZero $(meminfo MemZero) kB of $(free_kb_from_order 0) kB free"
+echo 2 > $v/scrub_stop
+
+# scrub_start and scrub_stop may meet
+echo 5 > $v/scrub_start && echo 5 > $v/scrub_stop || fail "start=stop=5"
+echo 2 > $v/scrub_stop && echo 7 > $v/scrub_start
+
+# The engine can be switched at run time
+echo clear > $v/scrub_engine || fail "vm.scrub_engine=clear"
+expect_eq "vm.scrub_engine" "$(cat $v/scrub_engine)" clear
+c0=$(kstat pages engine=clear)
+faultbench -m 256 -N > /dev/null || fail faultbench
+wait_until 60 scrubbed_most || fail "no scrubbing with engine clear"
+expect_ge "pages zeroed by engine clear" "$(kstat pages engine=clear)" $((c0 + 16384))
+echo nt > $v/scrub_engine
+rmmod kscrubd || fail "rmmod kscrubd"

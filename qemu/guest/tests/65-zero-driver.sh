@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+# A zero driver that accepts, refuses, fails and hangs: in every case the
+# pages that come out are zero (verify mode and faultbench -v check) and
+# the counters say what happened.
+. /kscrub/lib.sh
+p=/sys/module/test_zero_driver/parameters
+load_kscrubd
+sysctl -w vm.scrub_verify=1 > /dev/null
+echo 200 > /sys/module/kscrubd/parameters/driver_timeout_ms
+modprobe test_zero_driver || fail "modprobe test_zero_driver"
+dmesg | grep -q "zero driver test_zero_driver registered" || fail "no registration line"
+
+# dirty: free 128 MiB of dirty memory and wait until it is scrubbed again
+dirty() {
+	faultbench -m 256 -N > /dev/null || fail faultbench
+	wait_until 60 scrubbed_most || fail "not scrubbed in mode $(cat $p/mode)"
+}
+check_zero() {
+	out=$(faultbench -m 128 -N -v -k) || fail "faultbench -v: $out"
+	expect_eq "$1: non-zero pages" "$(kv nonzero_pages)" 0
+}
+
+dirty
+expect_ge "accept: pages zeroed by the driver" "$(kdrv pages)" 16384
+expect_ge "accept: engine=driver pages" "$(kstat pages engine=driver)" 16384
+check_zero accept
+
+echo refuse > $p/mode
+r0=$(kdrv refused) d0=$(kdrv pages)
+dirty
+expect_ge "refuse: blocks refused" "$(kdrv refused)" $((r0 + 1))
+expect_eq "refuse: driver pages" "$(kdrv pages)" "$d0"
+check_zero refuse
+
+echo fail > $p/mode
+dirty
+expect_ge "fail: failures" "$(kdrv failed)" 1
+expect_ge "fail: node driver_failed" "$(kstat driver_failed)" 1
+dmesg | grep -q "zero driver test_zero_driver failed pfn" || fail "no failure line in dmesg"
+check_zero fail
+
+echo hang > $p/mode
+dirty
+expect_eq "hang: timeouts" "$(kdrv timeouts)" 1
+expect_eq "hang: driver marked broken" "$(kdrv broken)" 1
+expect_ge "hang: aborted" "$(cat $p/aborted)" 1
+dmesg | grep -q "zero driver test_zero_driver did not finish" || fail "no hang line in dmesg"
+check_zero hang
+
+expect_eq "verify: non-zero prezeroed pages" "$(kstat verify_bad)" 0
+rmmod test_zero_driver || fail "rmmod test_zero_driver"
+dmesg | grep -q "zero driver test_zero_driver unregistered" || fail "no unregistration line"
+rmmod kscrubd || fail "rmmod kscrubd"
