@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# The emulated Altix BTE (bte_zero) as kscrubd's zero driver: blocks of
+# 60000 bytes and more (order >= 4) go to the engine and come out zero;
+# with every transfer failing, or the engine stalled, the CPU zeroes them
+# instead and the counters say so.
+. /kscrub/lib.sh
+p=/sys/module/bte_zero/parameters
+# An earlier failed run may have left it in, holding kscrubd
+rmmod bte_zero 2> /dev/null
+load_kscrubd
+dmesg -c > /dev/null
+sysctl -w vm.scrub_verify=1 > /dev/null
+echo 200 > /sys/module/kscrubd/parameters/driver_timeout_ms
+modprobe bte_zero || fail "modprobe bte_zero (is bte_zero.o in module/Kbuild?)"
+trap 'rmmod bte_zero 2> /dev/null' EXIT
+dmesg | grep -q "zero driver bte_zero registered, 500 MB/s" ||
+	fail "no registration line"
+
+# dirty WHAT: free 128 MiB of dirty memory and wait until it is scrubbed
+dirty() {
+	faultbench -m 256 -N > /dev/null || fail faultbench
+	wait_until 60 scrubbed_most || fail "$1: not scrubbed"
+}
+check_zero() {
+	out=$(faultbench -m 128 -N -v -k) || fail "faultbench -v: $out"
+	expect_eq "$1: non-zero pages" "$(kv nonzero_pages)" 0
+	expect_eq "$1: verify_bad" "$(kstat verify_bad)" 0
+}
+# quiesce WHAT: wait until scrubbing is over and the engine's counters
+# stay put for a second, so no transfer is between check and abort while
+# they are compared, and a new setting only applies to transfers after it
+quiesce() {
+	q_n=0 q_last=
+	wait_until 60 scrubbed_most || fail "$1: not scrubbed"
+	while :; do
+		q_now="$(cat $p/transfers) $(cat $p/aborted) $(kdrv failed) $(kdrv pages)"
+		[ "$q_now" = "$q_last" ] && return
+		q_last=$q_now
+		q_n=$((q_n + 1))
+		[ $q_n -lt 30 ] || fail "$1: the engine never went quiet"
+		sleep 1
+	done
+}
+
+dirty accept
+expect_ge "accept: pages zeroed by the BTE" "$(kdrv pages)" 16384
+expect_ge "accept: engine=driver pages" "$(kstat pages engine=driver)" 16384
+expect_ge "accept: transfers" "$(cat $p/transfers)" 1
+expect_eq "accept: transfer errors" "$(cat $p/errors)" 0
+expect_eq "accept: failures" "$(kdrv failed)" 0
+echo "blocks under 60000 bytes refused so far: $(cat $p/refused)"
+check_zero accept
+
+echo 1 > $p/fail_every
+quiesce fail_every
+d0=$(kdrv pages) t0=$(cat $p/transfers)
+dirty fail_every
+quiesce fail_every
+expect_ge "fail_every=1: transfers" "$(cat $p/transfers)" $((t0 + 1))
+expect_ge "fail_every=1: failures" "$(kdrv failed)" 1
+expect_eq "fail_every=1: errors = kscrubd's failures" "$(cat $p/errors)" "$(kdrv failed)"
+expect_eq "fail_every=1: aborted = failures" "$(cat $p/aborted)" "$(kdrv failed)"
+expect_eq "fail_every=1: pages credited to the BTE" "$(kdrv pages)" "$d0"
+expect_ge "fail_every=1: node driver_failed" "$(kstat driver_failed)" 1
+dmesg | grep -q "zero driver bte_zero failed pfn" || fail "no failure line in dmesg"
+check_zero fail_every
+
+echo 0 > $p/fail_every
+echo 1 > $p/stall
+quiesce stall
+dirty stall
+quiesce stall
+expect_eq "stall: timeouts" "$(kdrv timeouts)" 1
+expect_eq "stall: driver marked broken" "$(kdrv broken)" 1
+expect_eq "stall: aborted = failures + timeouts" "$(cat $p/aborted)" $(($(kdrv failed) + 1))
+dmesg | grep -q "zero driver bte_zero did not finish" || fail "no stall line in dmesg"
+check_zero stall
+
+rmmod bte_zero || fail "rmmod bte_zero"
+trap - EXIT
+dmesg | grep -q "zero driver bte_zero unregistered" || fail "no unregistration line"
+unload_kscrubd
+[ ! -d /sys/module/kscrubd ] || fail "kscrubd still loaded"
