@@ -300,7 +300,9 @@ static void counters_equal_lists(struct kunit *test)
 		listed += n << order;
 	}
 	counted = zone_page_state_snapshot(zone, NR_FREE_ZEROED_PAGES);
-	exact = zone->nr_free_zeroed;
+	exact = 0;
+	for (mt = 0; mt < MIGRATE_TYPES; mt++)
+		exact += zone->nr_free_zeroed[mt];
 	spin_unlock_irqrestore(&zone->lock, flags);
 
 	KUNIT_EXPECT_TRUE_MSG(test, flags_ok, "PG_zeroed does not match the list");

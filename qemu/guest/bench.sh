@@ -1,20 +1,89 @@
 # SPDX-License-Identifier: GPL-2.0
-# make bench (guest side): the fault-rate matrix in one boot, without and,
-# when kscrubd.ko exists, with prezeroing.  Each result is one
-# KSCRUB-BENCH line of key=value pairs for the host to tabulate.
+# make bench (guest side).  kscrub.bench= on the kernel command line says
+# what to measure in this boot:
+#   full       clearing bandwidth, fault-rate matrix without and with
+#              prezeroing, kscrubd's bandwidth per engine, interference
+#   scrubtime  the time kscrubd takes to zero all free memory
+#   idle       the single-thread fault rate with no scrubber, for the
+#              patched and the unpatched kernel
+# Every result is a KSCRUB-BENCH line of key=value pairs for the host.
 . /kscrub/lib.sh
-matrix() {
+b() { echo "KSCRUB-BENCH: $*"; }
+env="mem_mib=$(($(meminfo MemTotal) / 1024)) cpus=$(grep -c ^processor /proc/cpuinfo) nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)"
+
+# fault MODE CLINES THREADS PREZERO REP
+fault() {
+	local r
+	r=$(faultbench -m 256 -$1 -c $2 -t $3 -k) || r="error=1"
+	b "kind=fault prezero=$4 rep=$5 $r"
+}
+
+# The cache-line sweep with one thread, the thread sweep with one line
+matrix() {	# matrix PREZERO
+	local mode ct rep
 	for mode in N H; do
-		for c in 1 4 16 64; do
+		for ct in 1:1 2:1 4:1 8:1 16:1 32:1 64:1 1:2 1:4; do
 			for rep in 1 2 3; do
-				r=$(faultbench -m 256 -$mode -c $c -k) || r="error=1"
-				echo "KSCRUB-BENCH: prezero=$1 rep=$rep $r"
+				# Each run must find a full pool of zeroed pages
+				if [ $1 = on ] && ! wait_until 60 scrubbed_most; then
+					b "kind=warn what=rescrub-timeout"
+				fi
+				fault $mode ${ct%:*} ${ct#*:} $1 $rep
 			done
 		done
 	done
 }
-matrix off
-if modprobe kscrubd 2>/dev/null; then
-	sleep 10
+
+cpuloop_b() {	# cpuloop_b STATE
+	local s0 r
+	s0=$(vmstat pgscrubbed)
+	r=$(cpuloop -s 3 -k)
+	b "kind=cpuloop state=$1 $r scrubbed_pages=$(($(vmstat pgscrubbed) - s0))"
+}
+
+scrubtime() {
+	local t0 t1
+	t0=$(awk '{ print $1 }' /proc/uptime)
+	load_kscrubd noverify
+	t1=$(awk '{ print $1 }' /proc/uptime)
+	b "kind=scrubtime $env seconds=$(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.2f", b - a }') memzero_kib=$(meminfo MemZero) scrubbed_pages=$(vmstat pgscrubbed)"
+}
+
+engine_bw() {	# engine_bw ENGINE: scrub 1 GiB of dirty memory with it
+	local p0 n0
+	echo $1 > /proc/sys/vm/scrub_engine
+	p0=$(kstat pages engine=$1) n0=$(kstat ns engine=$1)
+	faultbench -m 1024 -N > /dev/null
+	wait_until 120 scrubbed_most
+	b "kind=kscrubbw engine=$1 pages=$(($(kstat pages engine=$1) - p0)) ns=$(($(kstat ns engine=$1) - n0))"
+}
+
+case ${KSCRUB_BENCH:-full} in
+full)
+	b "kind=env $env kernel=$(uname -r)"
+	clearbw -k -s 4,2048,262144 -b 512 -m 512 -r 3 | while read -r l; do b "kind=clearbw $l"; done
+	cpuloop_b absent
+	matrix off
+	scrubtime
+	cpuloop_b idle
+	engine_bw clear
+	engine_bw nt
 	matrix on
-fi
+	# Interference while scrubbing: free 1 GiB of dirty memory, then spin
+	faultbench -m 1024 -N > /dev/null
+	cpuloop_b scrubbing
+	wait_until 120 scrubbed_most
+	unload_kscrubd
+	;;
+scrubtime)
+	scrubtime
+	unload_kscrubd
+	;;
+idle)
+	for mode in N H; do
+		for rep in 1 2 3 4 5 6 7; do
+			fault $mode 1 1 off $rep
+		done
+	done
+	;;
+esac

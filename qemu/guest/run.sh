@@ -20,7 +20,7 @@ for mode in N H; do
 	eval "cl_$mode=\$(kv pgalloc_cleared)"
 done
 dmesg -c > /dev/null
-load_kscrubd
+load_kscrubd noverify
 say "kscrubd loaded: MemZero $(meminfo MemZero) kB of $(meminfo MemFree) kB free"
 for mode in N H; do
 	eval "pz_$mode=\$(rate $mode)"

@@ -3,6 +3,7 @@
 # pages that come out are zero (verify mode and faultbench -v check) and
 # the counters say what happened.
 . /kscrub/lib.sh
+init_on_free && skip_test "init_on_free=1: no dirty free memory for a zero driver"
 p=/sys/module/test_zero_driver/parameters
 load_kscrubd
 sysctl -w vm.scrub_verify=1 > /dev/null
