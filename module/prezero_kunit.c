@@ -83,8 +83,26 @@ static struct zone *alloc_zone(struct kunit *test, gfp_t gfp)
 }
 
 /*
+ * Upper halves split off by take_block(), held out of the free lists until
+ * the case ends: back there, they would merge with the case's block.
+ */
+static struct {
+	struct page *page;
+	unsigned int order;
+} held[4 * NR_PAGE_ORDERS];
+static int nr_held;
+
+static void release_held(void)
+{
+	while (nr_held > 0) {
+		nr_held--;
+		scrubd_putback_page(held[nr_held].page, held[nr_held].order);
+	}
+}
+
+/*
  * Take a free block of exactly @order out of @zone, splitting a larger one
- * if need be (the upper halves go back as they were, like expand() does).
+ * if need be, like expand() does.
  */
 static struct page *take_block(struct kunit *test, struct zone *zone,
 			       unsigned int order)
@@ -98,7 +116,12 @@ static struct page *take_block(struct kunit *test, struct zone *zone,
 			continue;
 		while (o > order) {
 			o--;
-			scrubd_putback_page(page + (1 << o), o);
+			if (nr_held == ARRAY_SIZE(held)) {
+				scrubd_putback_page(page + (1 << o), o);
+				continue;
+			}
+			held[nr_held].page = page + (1 << o);
+			held[nr_held++].order = o;
 		}
 		return page;
 	}
@@ -132,6 +155,28 @@ static void consume_zeroed(struct zone *zone, unsigned int order, int mt)
 		__free_pages(p, order);
 }
 
+/*
+ * A zeroing allocation of @order takes the case's zeroed block at @page,
+ * skips the clear for it and hands out zeroes.
+ */
+static struct page *expect_served_prezeroed(struct kunit *test,
+					    struct zone *zone,
+					    struct page *page, int mt,
+					    unsigned int order)
+{
+	u64 prezeroed = event_count(PGALLOC_PREZEROED);
+	struct page *got;
+
+	got = alloc_pages_node(zone_to_nid(zone),
+			       mt_gfp[mt] | __GFP_ZERO | __GFP_THISNODE, order);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_PTR_EQ(test, got, page);
+	KUNIT_EXPECT_GE(test, event_count(PGALLOC_PREZEROED) - prezeroed,
+			1ULL << order);
+	KUNIT_EXPECT_TRUE(test, all_zero(got, order));
+	return got;
+}
+
 static bool free_block_is(struct zone *zone, struct page *page,
 			  unsigned int order, bool zeroed)
 {
@@ -158,25 +203,18 @@ static int prezero_test_init(struct kunit *test)
 
 static void prezero_test_exit(struct kunit *test)
 {
+	release_held();
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 }
 
 static void served_prezeroed_without_clear(struct kunit *test)
 {
 	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
-	struct page *page, *got;
-	u64 prezeroed;
+	struct page *page;
 	int mt;
 
 	page = make_zeroed(test, zone, 0, &mt);
-	prezeroed = event_count(PGALLOC_PREZEROED);
-	got = alloc_pages_node(zone_to_nid(zone),
-			       mt_gfp[mt] | __GFP_ZERO | __GFP_THISNODE, 0);
-	KUNIT_ASSERT_NOT_NULL(test, got);
-	KUNIT_EXPECT_PTR_EQ(test, got, page);
-	KUNIT_EXPECT_GE(test, event_count(PGALLOC_PREZEROED) - prezeroed, 1);
-	KUNIT_EXPECT_TRUE(test, all_zero(got, 0));
-	__free_pages(got, 0);
+	__free_pages(expect_served_prezeroed(test, zone, page, mt, 0), 0);
 }
 
 static void plain_alloc_prefers_not_zeroed(struct kunit *test)
@@ -191,7 +229,19 @@ static void plain_alloc_prefers_not_zeroed(struct kunit *test)
 	pages = kunit_kcalloc(test, n, sizeof(*pages), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pages);
 
-	page = make_zeroed(test, zone, 0, &mt);
+	/*
+	 * A zeroed block is taken before falling back to another
+	 * migratetype, and the unmovable lists run dry quickly: test with a
+	 * movable block, of which there are plenty.
+	 */
+	for (i = 0; i < 8; i++) {
+		page = make_zeroed(test, zone, 0, &mt);
+		if (mt == MIGRATE_MOVABLE)
+			break;
+		consume_zeroed(zone, 0, mt);
+	}
+	if (mt != MIGRATE_MOVABLE)
+		kunit_skip(test, "no movable order-0 block");
 	for (i = 0; i < n; i++) {
 		pages[i] = alloc_pages_node(zone_to_nid(zone),
 					    mt_gfp[mt] | __GFP_THISNODE, 0);
@@ -214,17 +264,10 @@ static void split_keeps_mark_merge_loses_it(struct kunit *test)
 {
 	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
 	struct page *page, *got;
-	u64 prezeroed;
 	int mt;
 
 	page = make_zeroed(test, zone, 5, &mt);
-	prezeroed = event_count(PGALLOC_PREZEROED);
-	got = alloc_pages_node(zone_to_nid(zone),
-			       mt_gfp[mt] | __GFP_ZERO | __GFP_THISNODE, 4);
-	KUNIT_ASSERT_NOT_NULL(test, got);
-	KUNIT_EXPECT_PTR_EQ(test, got, page);
-	KUNIT_EXPECT_GE(test, event_count(PGALLOC_PREZEROED) - prezeroed, 16);
-	KUNIT_EXPECT_TRUE(test, all_zero(got, 4));
+	got = expect_served_prezeroed(test, zone, page, mt, 4);
 	/* The other half is still a zeroed free block */
 	KUNIT_EXPECT_TRUE(test, free_block_is(zone, page + 16, 4, true));
 

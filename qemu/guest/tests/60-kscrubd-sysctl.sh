@@ -47,26 +47,22 @@ if init_on_free; then
 	exit 0
 fi
 
-# scrub_load=0 stops scrubbing: freed memory stays dirty
-echo 0 > $v/scrub_load || fail "vm.scrub_load=0"
-sleep 1
-s0=$(vmstat pgscrubbed)
-faultbench -m 256 -N > /dev/null || fail faultbench
-sleep 3
-expect_eq "pgscrubbed with scrub_load=0" "$(vmstat pgscrubbed)" "$s0"
-echo 999 > $v/scrub_load
-wait_until 60 scrubbed_most || fail "no scrubbing after scrub_load=999"
-expect_ge "pgscrubbed after scrub_load=999" "$(vmstat pgscrubbed)" $((s0 + 16384))
-
-# scrub_enabled=0 does the same
-echo 0 > $v/scrub_enabled
-sleep 1
-s0=$(vmstat pgscrubbed)
-faultbench -m 256 -N > /dev/null || fail faultbench
-sleep 3
-expect_eq "pgscrubbed with scrub_enabled=0" "$(vmstat pgscrubbed)" "$s0"
-echo 1 > $v/scrub_enabled
-wait_until 60 scrubbed_most || fail "no scrubbing after scrub_enabled=1"
+# pauses KNOB OFF ON: with KNOB=OFF freed memory stays dirty; back at ON
+# it is scrubbed again
+pauses() {
+	local s0
+	echo $2 > $v/$1 || fail "vm.$1=$2"
+	sleep 1
+	s0=$(vmstat pgscrubbed)
+	faultbench -m 256 -N > /dev/null || fail faultbench
+	sleep 3
+	expect_eq "pgscrubbed with $1=$2" "$(vmstat pgscrubbed)" "$s0"
+	echo $3 > $v/$1
+	wait_until 60 scrubbed_most || fail "no scrubbing after $1=$3"
+	expect_ge "pgscrubbed after $1=$3" "$(vmstat pgscrubbed)" $((s0 + 16384))
+}
+pauses scrub_load 0 999
+pauses scrub_enabled 0 1
 
 # A lower scrub_stop zeroes smaller blocks
 echo 0 > $v/scrub_stop || fail "vm.scrub_stop=0"

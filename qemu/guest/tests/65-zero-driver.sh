@@ -11,10 +11,19 @@ echo 200 > /sys/module/kscrubd/parameters/driver_timeout_ms
 modprobe test_zero_driver || fail "modprobe test_zero_driver"
 dmesg | grep -q "zero driver test_zero_driver registered" || fail "no registration line"
 
-# dirty: free 128 MiB of dirty memory and wait until it is scrubbed again
+# dirty: free 256 MiB of dirty memory and wait until it is scrubbed again
 dirty() {
+	echo 1 > /proc/sys/vm/scrub_enabled
 	faultbench -m 256 -N > /dev/null || fail faultbench
-	wait_until 60 scrubbed_most || fail "not scrubbed in mode $(cat $p/mode)"
+	wait_until 120 scrubbed_most || fail "not scrubbed in mode $(cat $p/mode)"
+}
+# mode MODE: switch the driver with kscrubd paused, so that no block is in
+# flight while the counters are read (pages trickling out of the per-cpu
+# lists would otherwise keep it busy)
+mode() {
+	echo 0 > /proc/sys/vm/scrub_enabled
+	sleep 1
+	echo $1 > $p/mode
 }
 check_zero() {
 	out=$(faultbench -m 128 -N -v -k) || fail "faultbench -v: $out"
@@ -26,21 +35,21 @@ expect_ge "accept: pages zeroed by the driver" "$(kdrv pages)" 16384
 expect_ge "accept: engine=driver pages" "$(kstat pages engine=driver)" 16384
 check_zero accept
 
-echo refuse > $p/mode
+mode refuse
 r0=$(kdrv refused) d0=$(kdrv pages)
 dirty
 expect_ge "refuse: blocks refused" "$(kdrv refused)" $((r0 + 1))
 expect_eq "refuse: driver pages" "$(kdrv pages)" "$d0"
 check_zero refuse
 
-echo fail > $p/mode
+mode fail
 dirty
 expect_ge "fail: failures" "$(kdrv failed)" 1
 expect_ge "fail: node driver_failed" "$(kstat driver_failed)" 1
 dmesg | grep -q "zero driver test_zero_driver failed pfn" || fail "no failure line in dmesg"
 check_zero fail
 
-echo hang > $p/mode
+mode hang
 dirty
 expect_eq "hang: timeouts" "$(kdrv timeouts)" 1
 expect_eq "hang: driver marked broken" "$(kdrv broken)" 1
