@@ -63,6 +63,8 @@ struct vmsnap {
 static unsigned long mib = 256;
 static unsigned int nthreads = 1;
 static unsigned int clines = 1;
+/* Bytes from one touched page to the next: every page, or one per THP */
+static size_t stride = PAGE_SZ;
 static unsigned int reps = 1;
 static enum thp_mode mode = MODE_DEFAULT;
 static int verify;
@@ -174,7 +176,7 @@ static void touch(unsigned char *base)
 	volatile unsigned char *p;
 	unsigned int c;
 
-	for (p = base; p < base + region_sz; p += PAGE_SZ)
+	for (p = base; p < base + region_sz; p += stride)
 		for (c = 0; c < clines; c++)
 			p[c * CLINE_SZ] = TOUCH_VAL;
 }
@@ -253,6 +255,8 @@ static void usage(FILE *f)
 		"  -m MiB   memory per rep, split among threads (default 256)\n"
 		"  -t N     threads (default 1)\n"
 		"  -c N     64-byte cache lines written per 4 KiB page, 1..64 (default 1)\n"
+		"  -s KiB   touch one page every KiB, 4..2048 (default 4: every page;\n"
+		"           2048 with -H: one touch per huge page, the fault alone)\n"
 		"  -H       madvise(MADV_HUGEPAGE), 2 MiB aligned region\n"
 		"  -N       madvise(MADV_NOHUGEPAGE)\n"
 		"  -r N     repetitions, each mmap/touch/munmap (default 1)\n"
@@ -278,7 +282,7 @@ int main(int argc, char **argv)
 	unsigned int i, r;
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "m:t:c:HNr:vkh")) != -1) {
+	while ((opt = getopt(argc, argv, "m:t:c:s:HNr:vkh")) != -1) {
 		switch (opt) {
 		case 'm':
 			mib = parse_num(optarg, opt, 1, 1UL << 30);
@@ -288,6 +292,13 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			clines = parse_num(optarg, opt, 1, PAGE_SZ / CLINE_SZ);
+			break;
+		case 's':
+			stride = parse_num(optarg, opt, 4, 2048) * 1024UL;
+			if (stride % PAGE_SZ) {
+				fprintf(stderr, "faultbench: -s: not a multiple of 4 KiB\n");
+				exit(1);
+			}
 			break;
 		case 'H':
 		case 'N':
@@ -416,8 +427,8 @@ int main(int argc, char **argv)
 		printf("faultbench: ");
 	}
 
-	printf("mib=%lu reps=%u threads=%u clines=%u mode=%s", mib, reps,
-	       nthreads, clines, mode_name[mode]);
+	printf("mib=%lu reps=%u threads=%u clines=%u stride_kib=%zu mode=%s",
+	       mib, reps, nthreads, clines, stride / 1024, mode_name[mode]);
 	printf(" wall_s=%.4f user_s=%.4f sys_s=%.4f thread_cpu_s=%.4f",
 	       wall, user, sys, cpu);
 	printf(" pages=%llu faults_per_wsec=%.1f faults_per_cpu_s=%.1f",

@@ -11,24 +11,30 @@
 b() { echo "KSCRUB-BENCH: $*"; }
 env="mem_mib=$(($(meminfo MemTotal) / 1024)) cpus=$(grep -c ^processor /proc/cpuinfo) nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)"
 
-# fault MODE CLINES THREADS PREZERO REP
+# fault MODE CLINES THREADS STRIDE_KIB PREZERO REP
 fault() {
 	local r
-	r=$(faultbench -m 256 -$1 -c $2 -t $3 -k) || r="error=1"
-	b "kind=fault prezero=$4 rep=$5 $r"
+	r=$(faultbench -m 256 -$1 -c $2 -t $3 -s $4 -k) || r="error=1"
+	b "kind=fault prezero=$5 rep=$6 $r"
 }
 
-# The cache-line sweep with one thread, the thread sweep with one line
+# The cache-line sweep with one thread, the thread sweep with one line,
+# and for THP one touch per huge page (the fault alone).  A first run of
+# each mode is thrown away: the first THP faults of a boot are slower.
 matrix() {	# matrix PREZERO
-	local mode ct rep
+	local mode cts rep c t s
 	for mode in N H; do
-		for ct in 1:1 2:1 4:1 8:1 16:1 32:1 64:1 1:2 1:4; do
+		faultbench -m 256 -$mode > /dev/null
+		for cts in 1:1:4 2:1:4 4:1:4 8:1:4 16:1:4 32:1:4 64:1:4 1:2:4 1:4:4 1:1:2048; do
+			[ $mode = N ] && [ ${cts##*:} != 4 ] && continue
+			c=${cts%%:*} t=${cts#*:} s=${cts##*:}
+			t=${t%:*}
 			for rep in 1 2 3; do
 				# Each run must find a full pool of zeroed pages
 				if [ $1 = on ] && ! wait_until 60 scrubbed_most; then
 					b "kind=warn what=rescrub-timeout"
 				fi
-				fault $mode ${ct%:*} ${ct#*:} $1 $rep
+				fault $mode $c $t $s $1 $rep
 			done
 		done
 	done
@@ -73,16 +79,19 @@ full)
 	faultbench -m 1024 -N > /dev/null
 	cpuloop_b scrubbing
 	wait_until 120 scrubbed_most
+	cpuloop_b idle
 	unload_kscrubd
+	cpuloop_b absent
 	;;
 scrubtime)
 	scrubtime
 	unload_kscrubd
 	;;
 idle)
-	for mode in N H; do
+	for ms in N:4 H:4 H:2048; do
+		faultbench -m 256 -${ms%:*} > /dev/null
 		for rep in 1 2 3 4 5 6 7; do
-			fault $mode 1 1 off $rep
+			fault ${ms%:*} 1 1 ${ms#*:} off $rep
 		done
 	done
 	;;

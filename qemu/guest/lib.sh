@@ -86,7 +86,7 @@ kstat() {
 			for (i = 1; i <= NF; i++)
 				if (index($i, k "=") == 1) s += substr($i, length(k) + 2)
 		}
-		END { printf "%d\n", s }' /sys/kernel/debug/kscrubd/stats
+		END { printf "%.0f\n", s }' /sys/kernel/debug/kscrubd/stats
 }
 
 # kdrv KEY: KEY of the first zero driver in kscrubd's debugfs drivers file
