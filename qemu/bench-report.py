@@ -228,8 +228,8 @@ def other_tables(rows, out):
         if r.get("kind") == "fault" and r.get("boot", "").startswith("idle-"):
             idle[(r["boot"][5:], mode_of(r))].append(float(r["faults_per_wsec"]))
     if idle:
-        w.append("## Cost with no scrubber: patched vs unpatched kernel, 1 thread, 1 cache line, median of 7\n")
-        w.append("Separate boots of the same TCG guest, so boot-to-boot noise is in the ratio.  "
+        w.append("## Cost with no scrubber: patched vs unpatched kernel, 1 thread, 1 cache line, median of all runs\n")
+        w.append("Separate boots of the same TCG guest, alternating (7 runs per boot), so boot-to-boot noise is in the ratio.  "
                  "The patched THP figure includes patch 1 (the upstream fix that clears a THP "
                  "once instead of twice under init_on_alloc=1).\n")
         w.append("| pages | unpatched faults/s | spread | patched faults/s | spread | patched/unpatched |")
