@@ -4,19 +4,21 @@
 # the host start with KSCRUB-RUN.
 . /kscrub/lib.sh
 say() { echo "KSCRUB-RUN: $*"; }
-# rate MODE: median faults per second of three 256 MiB runs; also keeps the
-# last run's key=value line in $out
+# rate MODE: median faults per second of three 256 MiB runs; the last
+# run's key=value line goes to /tmp/rate.out (this runs in a subshell)
 rate() {
 	local i r=
 	for i in 1 2 3; do
 		out=$(faultbench -m 256 -$1 -k) || fail "faultbench -$1: $out"
 		r="$r $(kv faults_per_wsec)"
 	done
+	echo "$out" > /tmp/rate.out
 	echo $r | tr ' ' '\n' | sort -n | sed -n 2p
 }
 say "kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) vCPUs, $(($(meminfo MemTotal) / 1024)) MiB, TCG (timings are ratios within this boot)"
 for mode in N H; do
 	eval "base_$mode=\$(rate $mode)"
+	out=$(cat /tmp/rate.out)
 	eval "cl_$mode=\$(kv pgalloc_cleared)"
 done
 dmesg -c > /dev/null
@@ -24,6 +26,7 @@ load_kscrubd noverify
 say "kscrubd loaded: MemZero $(meminfo MemZero) kB of $(meminfo MemFree) kB free"
 for mode in N H; do
 	eval "pz_$mode=\$(rate $mode)"
+	out=$(cat /tmp/rate.out)
 	eval "pct_$mode=\$(kv prezeroed_pct)"
 	eval "clp_$mode=\$(kv pgalloc_cleared)"
 done
