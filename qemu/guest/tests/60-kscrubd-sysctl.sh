@@ -25,7 +25,7 @@ expect_eq "default vm.scrub_stop" "$(cat $v/scrub_stop)" 2
 expect_eq "default vm.scrub_load" "$(cat $v/scrub_load)" 999
 expect_eq "default vm.scrub_enabled" "$(cat $v/scrub_enabled)" 1
 expect_eq "default vm.scrub_verify" "$(cat $v/scrub_verify)" 0
-expect_eq "default vm.scrub_engine" "$(cat $v/scrub_engine)" clear
+expect_eq "default vm.scrub_engine" "$(cat $v/scrub_engine)" nt
 
 for bad in -1 11 abc 99999999999999999999 1x; do
 	bad_write scrub_start $bad
@@ -76,11 +76,11 @@ echo 5 > $v/scrub_start && echo 5 > $v/scrub_stop || fail "start=stop=5"
 echo 2 > $v/scrub_stop && echo 7 > $v/scrub_start
 
 # The engine can be switched at run time
-echo nt > $v/scrub_engine || fail "vm.scrub_engine=nt"
-expect_eq "vm.scrub_engine" "$(cat $v/scrub_engine)" nt
-c0=$(kstat pages engine=nt)
+echo clear > $v/scrub_engine || fail "vm.scrub_engine=clear"
+expect_eq "vm.scrub_engine" "$(cat $v/scrub_engine)" clear
+c0=$(kstat pages engine=clear)
 faultbench -m 256 -N > /dev/null || fail faultbench
-wait_until 60 scrubbed_most || fail "no scrubbing with engine nt"
-expect_ge "pages zeroed by engine nt" "$(kstat pages engine=nt)" $((c0 + 16384))
-echo clear > $v/scrub_engine
+wait_until 60 scrubbed_most || fail "no scrubbing with engine clear"
+expect_ge "pages zeroed by engine clear" "$(kstat pages engine=clear)" $((c0 + 16384))
+echo nt > $v/scrub_engine
 rmmod kscrubd || fail "rmmod kscrubd"
