@@ -9,6 +9,7 @@
 # rebuilds nothing.
 #
 # usage: build-kernel.sh [--unpatched]
+# env:   KSCRUB_CONFIG_EXTRA, a further fragment merged last (part of the key)
 # prints the build directory (KDIR for out-of-tree modules) on stdout.
 set -euo pipefail
 
@@ -16,12 +17,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${KSCRUB_CACHE:-$HOME/.cache/kscrub}
 tarball=${KSCRUB_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 jobs=${KSCRUB_JOBS:-$(nproc)}
+extra=${KSCRUB_CONFIG_EXTRA:-}
 patched=1
 [ "${1:-}" = "--unpatched" ] && patched=0
 
 log() { echo "build-kernel: $*" >&2; }
 
 [ -r "$tarball" ] || { log "missing $tarball (run qemu/deps.sh)"; exit 1; }
+[ -z "$extra" ] || [ -r "$extra" ] || { log "missing $extra"; exit 1; }
 
 patches=()
 if [ $patched = 1 ]; then
@@ -42,6 +45,7 @@ key=$( {
 	for p in "${patches[@]}"; do sha256sum < "$p"; done
 	cat "$top/qemu/kernel.config"
 	snippet_opts
+	[ -z "$extra" ] || cat "$extra"
 	echo "v2"
 } | sha256sum | cut -c1-16)
 
@@ -50,9 +54,10 @@ build=$cache/build-$key
 mkdir -p "$cache"
 
 # Keep the few most recently used trees and builds; each is over a GiB.
+# make bench uses four: patched and unpatched, with and without jump labels.
 prune() {
 	local old
-	old=$(ls -1td "$cache"/build-* 2>/dev/null | tail -n +4) || true
+	old=$(ls -1td "$cache"/build-* 2>/dev/null | tail -n +5) || true
 	for b in $old; do
 		rm -rf "$b" "$cache/tree-${b##*/build-}"
 	done
@@ -84,7 +89,7 @@ fi
 rm -rf "$build"
 mkdir -p "$build"
 frag=$build/kscrub.config
-{ cat "$top/qemu/kernel.config"; snippet_opts; } > "$frag"
+{ cat "$top/qemu/kernel.config"; snippet_opts; [ -z "$extra" ] || cat "$extra"; } > "$frag"
 log "configuring in $build"
 make -C "$tree" O="$build" -s tinyconfig >&2
 "$tree/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "$frag" >/dev/null

@@ -9,6 +9,8 @@
 #   MODE: test | run | bench | shell
 # env:  KSCRUB_MEM (MiB, default 2048), KSCRUB_CPUS (default 2),
 #       KSCRUB_NUMA (nodes, default 2), KSCRUB_TIMEOUT (s, default 900),
+#       KSCRUB_ICOUNT (if set, -icount shift=N: the guest clock counts
+#       instructions, 2^N ns each, so timings become instruction counts),
 #       KDIR, INITRD (as built by the Makefile)
 set -euo pipefail
 
@@ -28,6 +30,7 @@ args=(-accel tcg -m "$mem" -nographic -no-reboot
       -smp "cpus=$cpus,sockets=$sockets,cores=$(( cpus / sockets )),threads=1"
       -kernel "$KDIR/arch/x86/boot/bzImage" -initrd "$INITRD"
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+[ -z "${KSCRUB_ICOUNT:-}" ] || args+=(-icount "shift=$KSCRUB_ICOUNT")
 if [ "$nodes" -gt 1 ]; then
 	per=$(( mem / nodes ))
 	for n in $(seq 0 $(( nodes - 1 ))); do
