@@ -9,7 +9,7 @@
 
 enum kscrub_engine_id {
 	KSCRUB_ENGINE_CLEAR,	/* the kernel's clear_page() */
-	KSCRUB_ENGINE_NT,	/* movnti: leaves the cache alone */
+	KSCRUB_ENGINE_NT,	/* movntdq: leaves the cache alone */
 	KSCRUB_NR_CPU_ENGINES,
 	KSCRUB_ENGINE_DRIVER = KSCRUB_NR_CPU_ENGINES,	/* a zero_driver */
 	KSCRUB_NR_ENGINES,
