@@ -60,6 +60,10 @@ scrubtime() {
 	b "kind=scrubtime $env seconds=$(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.2f", b - a }') memzero_kib=$(meminfo MemZero) scrubbed_pages=$(vmstat pgscrubbed)"
 }
 
+clearbw_b() {	# clearbw_b EXTENTS_KIB: userspace clearing bandwidth, best of 3
+	clearbw -k -s $1 -b 512 -m 512 -r 3 | while read -r l; do b "kind=clearbw $l"; done
+}
+
 # engine_bw ENGINE: scrub 1 GiB of dirty memory with it, three times, as
 # clearbw's figures are the best of three
 engine_bw() {
@@ -83,7 +87,7 @@ full)
 	# clear it; back all of guest RAM now, or the first runs without
 	# prezeroing pay for that and kscrubd's later runs do not
 	faultbench -m $(($(meminfo MemFree) / 1024 - 128)) -H > /dev/null
-	clearbw -k -s 4,2048,262144 -b 512 -m 512 -r 3 | while read -r l; do b "kind=clearbw $l"; done
+	clearbw_b 4,2048,262144
 	cpuloop_b absent
 	matrix off
 	# Not timed: the pages the matrix left on the per-cpu lists drain
@@ -103,7 +107,7 @@ full)
 	cpuloop_b absent
 	;;
 engines)
-	clearbw -k -s 2048,262144 -b 512 -m 512 -r 3 | while read -r l; do b "kind=clearbw $l"; done
+	clearbw_b 2048,262144
 	load_kscrubd noverify
 	engine_bw clear
 	engine_bw nt
