@@ -46,7 +46,7 @@ kdir_u=$(KSCRUB_CONFIG_EXTRA=$jl bash "$top/qemu/build-kernel.sh" --unpatched)
 bash "$top/qemu/mkinitramfs.sh" "$kdir_p" "$out/initramfs-jl.cpio.gz"
 bash "$top/qemu/mkinitramfs.sh" "$kdir_u" "$out/initramfs-unpatched.cpio.gz"
 for pair in 1 2 3; do
-	for clock in idle icount; do
+	for clock in wall icount; do
 		icount=
 		[ $clock = icount ] && icount=0
 		KSCRUB_ICOUNT=$icount KDIR=$kdir_p INITRD=$out/initramfs-jl.cpio.gz \
