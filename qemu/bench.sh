@@ -34,11 +34,11 @@ for cfg in 1024:1 2048:1 2048:2 4096:1 8192:1 8192:2; do
 	KSCRUB_MEM=${cfg%:*} KSCRUB_NUMA=${cfg#*:} \
 		boot "scrubtime-${cfg%:*}M-${cfg#*:}n" kscrub.bench=scrubtime
 done
-# The cost with no scrubber, on kernels with jump labels as Debian builds
-# them (the test kernel has none; qemu/kernel-jump-label.config says why).
+# The cost with no scrubber, on kernels compiled as Debian compiles them,
+# with jump labels and -O2 (qemu/kernel-cost.config says why).
 # Boot-to-boot noise is a few percent under TCG: alternate the two kernels.
 # The icount boots clock instructions instead, free of host noise.
-jl=$top/qemu/kernel-jump-label.config
+jl=$top/qemu/kernel-cost.config
 kdir_p=$(KSCRUB_CONFIG_EXTRA=$jl bash "$top/qemu/build-kernel.sh")
 kdir_u=$(KSCRUB_CONFIG_EXTRA=$jl bash "$top/qemu/build-kernel.sh" --unpatched)
 # (their initramfs also holds module/*.ko built for the test kernel; the
