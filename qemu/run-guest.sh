@@ -11,7 +11,8 @@
 #       KSCRUB_NUMA (nodes, default 2), KSCRUB_TIMEOUT (s, default 900),
 #       KSCRUB_ICOUNT (if set, -icount shift=N: the guest clock counts
 #       instructions, 2^N ns each, so timings become instruction counts),
-#       KDIR, INITRD (as built by the Makefile)
+#       KSCRUB_QEMU_ARGS (further QEMU arguments, split at spaces, e.g.
+#       a -plugin for profiling), KDIR, INITRD (as built by the Makefile)
 set -euo pipefail
 
 mode=$1
@@ -31,6 +32,8 @@ args=(-accel tcg -m "$mem" -nographic -no-reboot
       -kernel "$KDIR/arch/x86/boot/bzImage" -initrd "$INITRD"
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [ -z "${KSCRUB_ICOUNT:-}" ] || args+=(-icount "shift=$KSCRUB_ICOUNT")
+# shellcheck disable=SC2206 # split on purpose
+[ -z "${KSCRUB_QEMU_ARGS:-}" ] || args+=($KSCRUB_QEMU_ARGS)
 if [ "$nodes" -gt 1 ]; then
 	per=$(( mem / nodes ))
 	for n in $(seq 0 $(( nodes - 1 ))); do
