@@ -8,7 +8,7 @@ TOP := $(abspath .)
 OUT := $(TOP)/qemu/out
 INITRD := $(OUT)/initramfs.cpio.gz
 
-.PHONY: all deps kernel modules userspace initramfs run test bench shell clean
+.PHONY: all deps kernel modules userspace initramfs run test bench shell clean profile
 
 all: initramfs
 
@@ -42,6 +42,10 @@ test: initramfs
 
 bench: initramfs
 	@KDIR=$$(cat $(OUT)/kdir) INITRD=$(INITRD) bash qemu/bench.sh
+
+# Instructions per kernel function, patched vs unpatched, no scrubber
+profile: initramfs
+	@bash qemu/profile/profile.sh
 
 shell: initramfs
 	@KDIR=$$(cat $(OUT)/kdir) INITRD=$(INITRD) bash qemu/run-guest.sh shell -

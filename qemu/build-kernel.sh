@@ -95,17 +95,19 @@ make -C "$tree" O="$build" -s tinyconfig >&2
 "$tree/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "$frag" >/dev/null
 make -C "$tree" O="$build" -s olddefconfig >&2
 
-# Every option we asked for must have survived olddefconfig.
+# Every option we asked for must have survived olddefconfig, as the last
+# fragment to set it says ("# CONFIG_X is not set" included).
 missing=0
 while IFS= read -r line; do
-	case "$line" in CONFIG_*=*) ;; *) continue ;; esac
 	opt=${line%%=*}; val=${line#*=}
 	if [ "$val" = n ]; then
 		! grep -q "^$opt=" "$build/.config" || { log "$opt should be off"; missing=1; }
 	elif ! grep -qx "$opt=$val" "$build/.config"; then
 		log "config option lost: $line"; missing=1
 	fi
-done < "$frag"
+done < <(sed -n -e 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p' \
+		-e '/^CONFIG_[A-Z0-9_]*=/p' "$frag" |
+	awk -F= '{ last[$1] = $0 } END { for (o in last) print last[o] }')
 [ $missing = 0 ] || exit 1
 
 log "building bzImage and modules with $jobs jobs"

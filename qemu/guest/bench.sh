@@ -7,6 +7,8 @@
 #   idle       the single-thread fault rate with no scrubber, for the
 #              patched and the unpatched kernel
 #   engines    clearing bandwidth and kscrubd's engines only (a quick look)
+#   idle4k     the 4 KiB fault loop of idle alone, for instruction
+#              profiles of the two kernels (qemu/profile.sh)
 # Every result is a KSCRUB-BENCH line of key=value pairs for the host.
 . /kscrub/lib.sh
 b() { echo "KSCRUB-BENCH: $*"; }
@@ -123,6 +125,11 @@ idle)
 		for rep in 1 2 3 4 5 6 7; do
 			fault ${ms%:*} 1 1 ${ms#*:} off $rep
 		done
+	done
+	;;
+idle4k)
+	for rep in 1 2 3 4 5 6 7 8 9 10; do
+		fault N 1 1 4 off $rep
 	done
 	;;
 esac
