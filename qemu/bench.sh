@@ -38,9 +38,9 @@ done
 # with jump labels and -O2 (qemu/kernel-cost.config says why).
 # Boot-to-boot noise is a few percent under TCG: alternate the two kernels.
 # The icount boots clock instructions instead, free of host noise.
-jl=$top/qemu/kernel-cost.config
-kdir_p=$(KSCRUB_CONFIG_EXTRA=$jl bash "$top/qemu/build-kernel.sh")
-kdir_u=$(KSCRUB_CONFIG_EXTRA=$jl bash "$top/qemu/build-kernel.sh" --unpatched)
+cost=$top/qemu/kernel-cost.config
+kdir_p=$(KSCRUB_CONFIG_EXTRA=$cost bash "$top/qemu/build-kernel.sh")
+kdir_u=$(KSCRUB_CONFIG_EXTRA=$cost bash "$top/qemu/build-kernel.sh" --unpatched)
 # (their initramfs also holds module/*.ko built for the test kernel; the
 # idle boots load no module)
 bash "$top/qemu/mkinitramfs.sh" "$kdir_p" "$out/initramfs-jl.cpio.gz"

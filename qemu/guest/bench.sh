@@ -8,7 +8,7 @@
 #              patched and the unpatched kernel
 #   engines    clearing bandwidth and kscrubd's engines only (a quick look)
 #   idle4k     the 4 KiB fault loop of idle alone, for instruction
-#              profiles of the two kernels (qemu/profile.sh)
+#              profiles of the two kernels (qemu/profile/profile.sh)
 # Every result is a KSCRUB-BENCH line of key=value pairs for the host.
 . /kscrub/lib.sh
 b() { echo "KSCRUB-BENCH: $*"; }

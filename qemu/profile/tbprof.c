@@ -21,7 +21,12 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 struct tb_count {
 	uint64_t vaddr;
 	uint64_t insns;
-	uint64_t execs;		/* bumped inline by the translated code */
+	/*
+	 * Bumped inline by the translated code, not atomically: two vCPUs
+	 * running one block at once can lose a count.  The fault loop runs
+	 * on one vCPU while the other idles, so the loss is small.
+	 */
+	uint64_t execs;
 	struct tb_count *next;
 };
 
