@@ -25,10 +25,14 @@ struct kscrubd_stats {
 	struct kscrub_engine_stats engine[KSCRUB_NR_ENGINES];
 	u64 wakeups;
 	u64 passes;
+	u64 passes_cut;		/* stopped by load, freezer or a switch */
+	u64 retries;		/* timer wake-ups to finish a cut pass */
 	u64 driver_refused;
 	u64 driver_failed;
+	u64 driver_lost_ns;	/* waiting for drivers that then failed */
 };
 
+/* Allocated for every possible node; a thread runs while it has memory */
 struct kscrubd_node {
 	int nid;
 	struct task_struct *task;
@@ -36,6 +40,14 @@ struct kscrubd_node {
 	struct irq_work wake_work;
 	unsigned long pending;		/* bit 0: work to do */
 	struct kscrubd_stats stats;
+};
+
+/* How a scrub pass ended, and so when the thread looks again */
+enum kscrubd_pass_end {
+	KSCRUBD_PASS_DONE,	/* nothing left: sleep until woken */
+	KSCRUBD_PASS_LOADED,	/* load average too high: retry later */
+	KSCRUBD_PASS_FROZEN,	/* freezer: retry as soon as thawed */
+	KSCRUBD_PASS_OFF,	/* switched off: sleep until a sysctl write */
 };
 
 /* Knobs, see kscrubd_sysctl.c */
@@ -52,13 +64,21 @@ void kscrubd_sysctl_exit(void);
 /* kscrubd_main.c */
 void kscrubd_wake_all(void);
 void kscrubd_set_start_order(unsigned int order);
-int kscrubd_nr_nodes(void);
-struct kscrubd_node *kscrubd_node(int i);
+struct kscrubd_node *kscrubd_node(int nid);
+
+/* kscrubd_policy.c: decisions kept apart so KUnit can test them */
+bool kscrubd_switched_off(unsigned int enabled, unsigned int load);
+enum kscrubd_pass_end kscrubd_why_stop(unsigned int enabled,
+				       unsigned int load,
+				       unsigned long load_avg, bool freezing);
+long kscrubd_next_timeout(enum kscrubd_pass_end end);
+int kscrubd_parse_timeout_ms(const char *val, unsigned int *ms);
+bool kscrubd_driver_rate_ok(unsigned long rate);
 
 /* kscrubd_scrub.c */
-void kscrubd_scrub_node(struct kscrubd_node *kn);
+enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn);
+enum kscrubd_pass_end kscrubd_may_run(void);
 unsigned long kscrubd_dirty_pages(int nid);
-bool kscrubd_may_run(void);
 
 /* zero_engine.c */
 const char *kscrub_engine_name(unsigned int id);
@@ -67,6 +87,7 @@ void kscrub_cpu_zero(unsigned int id, void *addr, unsigned long len);
 
 /* zero_driver.c */
 int kscrub_driver_zero(struct kscrubd_node *kn, void *addr, unsigned long len);
+bool kscrub_drivers_registered(void);
 void kscrub_drivers_show(struct seq_file *m);
 
 /* kscrubd_stats.c */

@@ -5,11 +5,16 @@
  * init_on_alloc=1) do not clear them.  One idle-priority thread per node
  * with memory, woken when a large enough free block coalesces.  The
  * allocator side is mm/page_prezero.c; the thread lifecycle follows
- * kcompactd and khugepaged.
+ * kcompactd: a thread per node with memory, started and stopped as memory
+ * is onlined and offlined, its CPU affinity restored when one of its
+ * node's CPUs comes back online.
  */
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/freezer.h>
 #include <linux/kthread.h>
+#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/nodemask.h>
 #include <linux/page_prezero.h>
@@ -19,20 +24,15 @@
 
 #include "kscrubd.h"
 
+/* Indexed by node id, nr_node_ids of them */
 static struct kscrubd_node *nodes;
-static int nr_nodes;
+/* Serializes thread start and stop: module load, hotplug, unload */
+static DEFINE_MUTEX(kscrubd_nodes_lock);
+static enum cpuhp_state kscrubd_cpuhp_state;
 
-/* How long to wait before retrying when the load average stopped a pass */
-#define KSCRUBD_RETRY	(10 * HZ)
-
-int kscrubd_nr_nodes(void)
+struct kscrubd_node *kscrubd_node(int nid)
 {
-	return nr_nodes;
-}
-
-struct kscrubd_node *kscrubd_node(int i)
-{
-	return &nodes[i];
+	return &nodes[nid];
 }
 
 static void kscrubd_wake(struct kscrubd_node *kn)
@@ -43,10 +43,10 @@ static void kscrubd_wake(struct kscrubd_node *kn)
 
 void kscrubd_wake_all(void)
 {
-	int i;
+	int nid;
 
-	for (i = 0; i < nr_nodes; i++)
-		kscrubd_wake(&nodes[i]);
+	for (nid = 0; nid < nr_node_ids; nid++)
+		kscrubd_wake(&nodes[nid]);
 }
 
 /* The coalesce notification runs under zone->lock: defer the wake-up */
@@ -58,15 +58,10 @@ static void kscrubd_wake_work(struct irq_work *work)
 static void kscrubd_coalesced(struct page_scrubber *s, struct zone *zone,
 			      unsigned int order)
 {
-	int i;
+	struct kscrubd_node *kn = &nodes[zone_to_nid(zone)];
 
-	for (i = 0; i < nr_nodes; i++) {
-		if (nodes[i].nid == zone_to_nid(zone)) {
-			if (!test_bit(0, &nodes[i].pending))
-				irq_work_queue(&nodes[i].wake_work);
-			return;
-		}
-	}
+	if (!test_bit(0, &kn->pending))
+		irq_work_queue(&kn->wake_work);
 }
 
 static bool kscrubd_verify_cb(struct page_scrubber *s, struct page *page,
@@ -92,74 +87,177 @@ static int kscrubd(void *arg)
 	struct kscrubd_node *kn = arg;
 	const struct cpumask *mask = cpumask_of_node(kn->nid);
 	long timeout = MAX_SCHEDULE_TIMEOUT;
+	enum kscrubd_pass_end end;
 
 	if (!cpumask_empty(mask))
 		set_cpus_allowed_ptr(current, mask);
 	set_freezable();
 
 	while (!kthread_should_stop()) {
-		wait_event_freezable_timeout(kn->wait,
-					     test_bit(0, &kn->pending) ||
-					     kthread_should_stop(), timeout);
+		long left;
+
+		left = wait_event_freezable_timeout(kn->wait,
+						    test_bit(0, &kn->pending) ||
+						    kthread_should_stop(),
+						    timeout);
 		if (kthread_should_stop())
 			break;
 		if (test_and_clear_bit(0, &kn->pending))
 			kn->stats.wakeups++;
-		/* Under load, come back later even if nothing coalesces */
-		if (!kscrubd_may_run()) {
-			timeout = READ_ONCE(kscrub_enabled) ? KSCRUBD_RETRY :
-							      MAX_SCHEDULE_TIMEOUT;
-			continue;
-		}
-		timeout = MAX_SCHEDULE_TIMEOUT;
-		kscrubd_scrub_node(kn);
+		else if (!left)
+			kn->stats.retries++;
+		end = kscrubd_may_run();
+		if (end == KSCRUBD_PASS_DONE)
+			end = kscrubd_scrub_node(kn);
+		timeout = kscrubd_next_timeout(end);
 	}
 	return 0;
 }
 
-static int kscrubd_start_node(struct kscrubd_node *kn)
+static void kscrubd_run(int nid)
 {
 	struct sched_attr attr = { .sched_policy = SCHED_IDLE };
+	struct kscrubd_node *kn = &nodes[nid];
 	struct task_struct *t;
 
-	t = kthread_create_on_node(kscrubd, kn, kn->nid, "kscrubd%d", kn->nid);
-	if (IS_ERR(t))
-		return PTR_ERR(t);
+	lockdep_assert_held(&kscrubd_nodes_lock);
+	if (kn->task)
+		return;
+	t = kthread_create_on_node(kscrubd, kn, nid, "kscrubd%d", nid);
+	if (IS_ERR(t)) {
+		/* Like kcompactd: the node goes without, the others scrub */
+		pr_err("kscrubd: cannot start kscrubd%d (%ld)\n", nid,
+		       PTR_ERR(t));
+		return;
+	}
 	/* Yield to everything else: scrubbing is only worth idle cycles */
 	sched_setattr_nocheck(t, &attr);
 	kn->task = t;
+	set_bit(0, &kn->pending);	/* scrub what is free now */
 	wake_up_process(t);
+}
+
+/* The thread finishes the block it holds before it exits */
+static void kscrubd_stop(int nid)
+{
+	struct kscrubd_node *kn = &nodes[nid];
+
+	lockdep_assert_held(&kscrubd_nodes_lock);
+	if (!kn->task)
+		return;
+	/*
+	 * At SCHED_IDLE on busy CPUs the thread may wait seconds for the
+	 * CPU to finish its block and exit; rmmod should not.
+	 */
+	sched_set_normal(kn->task, 0);
+	kthread_stop(kn->task);
+	kn->task = NULL;
+}
+
+/*
+ * A node that gains its first memory gets a thread, one that loses its
+ * last memory loses it, as kswapd and kcompactd do in online_pages() and
+ * offline_pages().  N_MEMORY is already up to date in MEM_ONLINE and
+ * MEM_OFFLINE.
+ */
+static int kscrubd_memory_callback(struct notifier_block *nb,
+				   unsigned long action, void *arg)
+{
+	struct memory_notify *mn = arg;
+	int nid = mn->status_change_nid;
+
+	if (nid < 0)
+		return NOTIFY_OK;
+	mutex_lock(&kscrubd_nodes_lock);
+	if (action == MEM_ONLINE)
+		kscrubd_run(nid);
+	else if (action == MEM_OFFLINE)
+		kscrubd_stop(nid);
+	mutex_unlock(&kscrubd_nodes_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block kscrubd_memory_nb = {
+	.notifier_call = kscrubd_memory_callback,
+};
+
+/*
+ * When the last CPU of a node goes offline, the scheduler lets its
+ * thread run anywhere; put it back on the node once one of them returns.
+ */
+static int kscrubd_cpu_online(unsigned int cpu)
+{
+	int nid;
+
+	mutex_lock(&kscrubd_nodes_lock);
+	for_each_node_state(nid, N_MEMORY) {
+		const struct cpumask *mask = cpumask_of_node(nid);
+
+		if (nodes[nid].task &&
+		    cpumask_any_and(cpu_online_mask, mask) < nr_cpu_ids)
+			set_cpus_allowed_ptr(nodes[nid].task, mask);
+	}
+	mutex_unlock(&kscrubd_nodes_lock);
 	return 0;
 }
 
-static void kscrubd_stop_nodes(void)
+static int kscrubd_nodes_alloc(void)
 {
-	int i;
+	int nid;
 
-	for (i = 0; i < nr_nodes; i++) {
-		irq_work_sync(&nodes[i].wake_work);
-		if (nodes[i].task)
-			kthread_stop(nodes[i].task);
-		nodes[i].task = NULL;
-	}
-}
-
-static int __init kscrubd_init(void)
-{
-	int nid, err, i = 0;
-
-	nodes = kcalloc(num_node_state(N_MEMORY), sizeof(*nodes), GFP_KERNEL);
+	nodes = kcalloc(nr_node_ids, sizeof(*nodes), GFP_KERNEL);
 	if (!nodes)
 		return -ENOMEM;
-	for_each_node_state(nid, N_MEMORY) {
-		struct kscrubd_node *kn = &nodes[i++];
+	for (nid = 0; nid < nr_node_ids; nid++) {
+		struct kscrubd_node *kn = &nodes[nid];
 
 		kn->nid = nid;
 		init_waitqueue_head(&kn->wait);
 		init_irq_work(&kn->wake_work, kscrubd_wake_work);
-		set_bit(0, &kn->pending);	/* scrub what is free now */
 	}
-	nr_nodes = i;
+	return 0;
+}
+
+static int kscrubd_nr_running(void)
+{
+	int nid, n = 0;
+
+	for (nid = 0; nid < nr_node_ids; nid++)
+		n += !!nodes[nid].task;
+	return n;
+}
+
+/*
+ * Undo kscrubd_init() up to where it got, in the reverse order: no new
+ * thread from hotplug, no more allocator callbacks (so no irq_work is
+ * queued after the sync below), then the threads, then the knobs that
+ * wake them.
+ */
+static void kscrubd_teardown(void)
+{
+	int nid;
+
+	if (kscrubd_cpuhp_state > 0)
+		cpuhp_remove_state_nocalls(kscrubd_cpuhp_state);
+	kscrubd_cpuhp_state = 0;
+	unregister_memory_notifier(&kscrubd_memory_nb);
+	page_scrubber_unregister(&kscrubd_scrubber);
+	mutex_lock(&kscrubd_nodes_lock);
+	for (nid = 0; nid < nr_node_ids; nid++) {
+		irq_work_sync(&nodes[nid].wake_work);
+		kscrubd_stop(nid);
+	}
+	mutex_unlock(&kscrubd_nodes_lock);
+	kscrubd_sysctl_exit();
+}
+
+static int __init kscrubd_init(void)
+{
+	int nid, err;
+
+	err = kscrubd_nodes_alloc();
+	if (err)
+		return err;
 
 	kscrubd_scrubber.order = kscrub_start_order;
 	err = page_scrubber_register(&kscrubd_scrubber);
@@ -167,44 +265,45 @@ static int __init kscrubd_init(void)
 		pr_err("kscrubd: cannot become the page scrubber (%d): %s\n",
 		       err, err == -EBUSY ? "another scrubber is registered" :
 		       "page poisoning is on, or the kernel refused");
-		goto free;
+		kfree(nodes);
+		return err;
 	}
 	err = kscrubd_sysctl_init();
 	if (err) {
 		pr_err("kscrubd: cannot register vm.scrub_* sysctls (%d)\n", err);
-		goto unregister;
+		goto fail;
 	}
-	for (i = 0; i < nr_nodes; i++) {
-		err = kscrubd_start_node(&nodes[i]);
-		if (err) {
-			pr_err("kscrubd: cannot start kscrubd%d (%d)\n",
-			       nodes[i].nid, err);
-			goto stop;
-		}
+	/* Before the scan, so that a node onlined meanwhile is not missed */
+	err = register_memory_notifier(&kscrubd_memory_nb);
+	if (err)
+		goto fail;
+	mutex_lock(&kscrubd_nodes_lock);
+	for_each_node_state(nid, N_MEMORY)
+		kscrubd_run(nid);
+	mutex_unlock(&kscrubd_nodes_lock);
+	err = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "mm/kscrubd:online",
+					kscrubd_cpu_online, NULL);
+	if (err < 0) {
+		pr_err("kscrubd: cannot register the CPU hotplug callback (%d)\n",
+		       err);
+		goto fail;
 	}
+	kscrubd_cpuhp_state = err;
 	kscrubd_stats_init();
 	pr_info("kscrubd: started on %d node(s), engine %s, scrub_start %u, scrub_stop %u, scrub_load %u\n",
-		nr_nodes, kscrub_engine_name(kscrub_engine), kscrub_start_order,
-		kscrub_stop_order, kscrub_load);
+		kscrubd_nr_running(), kscrub_engine_name(kscrub_engine),
+		kscrub_start_order, kscrub_stop_order, kscrub_load);
 	return 0;
 
-stop:
-	kscrubd_stop_nodes();
-	kscrubd_sysctl_exit();
-unregister:
-	page_scrubber_unregister(&kscrubd_scrubber);
-free:
+fail:
+	kscrubd_teardown();
 	kfree(nodes);
 	return err;
 }
 
 static void __exit kscrubd_exit(void)
 {
-	/* No more notifications or checks once this returns */
-	page_scrubber_unregister(&kscrubd_scrubber);
-	/* Each thread finishes the block it holds before it exits */
-	kscrubd_stop_nodes();
-	kscrubd_sysctl_exit();
+	kscrubd_teardown();
 	kscrubd_stats_log("unload");
 	kscrubd_stats_exit();
 	kfree(nodes);

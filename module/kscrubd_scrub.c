@@ -13,17 +13,17 @@
 
 #include "kscrubd.h"
 
-/* Whether scrubbing is allowed right now: switched on, not under load */
-bool kscrubd_may_run(void)
+/* Whether a pass may run now: KSCRUBD_PASS_DONE, or what stops it */
+enum kscrubd_pass_end kscrubd_may_run(void)
 {
-	if (!READ_ONCE(kscrub_enabled))
-		return false;
-	return LOAD_INT(READ_ONCE(avenrun[0])) < READ_ONCE(kscrub_load);
+	return kscrubd_why_stop(READ_ONCE(kscrub_enabled),
+				READ_ONCE(kscrub_load), READ_ONCE(avenrun[0]),
+				freezing(current));
 }
 
 static bool should_stop(void)
 {
-	return kthread_should_stop() || freezing(current) || !kscrubd_may_run();
+	return kthread_should_stop() || kscrubd_may_run() != KSCRUBD_PASS_DONE;
 }
 
 /*
@@ -43,15 +43,26 @@ static bool zone_has_dirty_blocks(struct zone *zone, unsigned int order)
 	return READ_ONCE(area->nr_free) > READ_ONCE(area->nr_zeroed);
 }
 
+/*
+ * Each engine is charged only the time it spent on the blocks it zeroed:
+ * a driver that failed or timed out does not make the CPU engine that
+ * then zeroed the block look slow.
+ */
 static void zero_block(struct kscrubd_node *kn, struct page *page,
 		       unsigned int order)
 {
 	unsigned long len = PAGE_SIZE << order;
 	void *addr = page_address(page);
 	unsigned int id = KSCRUB_ENGINE_DRIVER;
-	u64 t0 = ktime_get_ns();
+	u64 t0 = ktime_get_ns(), t1;
+	int ret;
 
-	if (kscrub_driver_zero(kn, addr, len)) {
+	ret = kscrub_driver_zero(kn, addr, len);
+	t1 = ktime_get_ns();
+	if (ret) {
+		if (ret != -ENODEV)
+			kn->stats.driver_lost_ns += t1 - t0;
+		t0 = t1;
 		id = READ_ONCE(kscrub_engine);
 		kscrub_cpu_zero(id, addr, len);
 	}
@@ -88,6 +99,24 @@ static u64 engine_pages(struct kscrubd_stats *s)
 	return sum;
 }
 
+/* "nt 1024, driver 512": the engines that zeroed pages since @before */
+static void engines_used(char *buf, size_t size, struct kscrubd_stats *s,
+			 const u64 *before)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < KSCRUB_NR_ENGINES; i++) {
+		u64 pages = s->engine[i].pages - before[i];
+
+		if (pages)
+			n += scnprintf(buf + n, size - n, "%s%s %llu",
+				       n ? ", " : "", kscrub_engine_name(i),
+				       pages);
+	}
+}
+
 /* Free pages in not-zeroed blocks of order >= vm.scrub_stop, racily */
 unsigned long kscrubd_dirty_pages(int nid)
 {
@@ -114,13 +143,26 @@ unsigned long kscrubd_dirty_pages(int nid)
 	return pages;
 }
 
-void kscrubd_scrub_node(struct kscrubd_node *kn)
+/**
+ * kscrubd_scrub_node - one pass over a node
+ * @kn: the node
+ *
+ * Return: KSCRUBD_PASS_DONE if the pass ran to its end, else what cut it
+ * short, so that the thread knows when to try again.
+ */
+enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 {
 	pg_data_t *pgdat = NODE_DATA(kn->nid);
 	unsigned int stop = READ_ONCE(kscrub_stop_order);
+	u64 before[KSCRUB_NR_ENGINES];
+	enum kscrubd_pass_end end;
 	unsigned long pages = 0;
 	u64 t0 = ktime_get_ns(), ns;
+	char used[64];
 	int order, z;
+
+	for (z = 0; z < KSCRUB_NR_ENGINES; z++)
+		before[z] = kn->stats.engine[z].pages;
 
 	for (order = MAX_PAGE_ORDER; order >= (int)stop; order--) {
 		for (z = MAX_NR_ZONES - 1; z >= 0; z--) {
@@ -133,14 +175,18 @@ void kscrubd_scrub_node(struct kscrubd_node *kn)
 			break;
 	}
 	kn->stats.passes++;
+	end = kthread_should_stop() ? KSCRUBD_PASS_DONE : kscrubd_may_run();
+	if (end != KSCRUBD_PASS_DONE)
+		kn->stats.passes_cut++;
 	if (!pages)
-		return;
+		return end;
 
 	ns = max_t(u64, ktime_get_ns() - t0, 1);
+	engines_used(used, sizeof(used), &kn->stats, before);
 	pr_info_ratelimited("kscrubd%d: zeroed %lu pages (%lu MiB) in %llu.%03llu s, %llu MB/s, engine %s, total %llu pages\n",
 			    kn->nid, pages, pages >> (20 - PAGE_SHIFT),
 			    ns / NSEC_PER_SEC, ns % NSEC_PER_SEC / NSEC_PER_MSEC,
 			    div64_u64((u64)pages * PAGE_SIZE * 1000, ns),
-			    kscrub_engine_name(READ_ONCE(kscrub_engine)),
-			    engine_pages(&kn->stats));
+			    used, engine_pages(&kn->stats));
+	return end;
 }

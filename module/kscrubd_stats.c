@@ -39,9 +39,11 @@ static void show_node(struct seq_file *m, struct kscrubd_node *kn)
 	struct kscrubd_stats *s = &kn->stats;
 	int e;
 
-	seq_printf(m, "node=%d wakeups=%llu passes=%llu driver_refused=%llu driver_failed=%llu dirty_pages=%lu\n",
-		   kn->nid, s->wakeups, s->passes, s->driver_refused,
-		   s->driver_failed, kscrubd_dirty_pages(kn->nid));
+	seq_printf(m, "node=%d running=%d wakeups=%llu passes=%llu passes_cut=%llu retries=%llu driver_refused=%llu driver_failed=%llu driver_lost_ns=%llu dirty_pages=%lu\n",
+		   kn->nid, !!READ_ONCE(kn->task), s->wakeups, s->passes,
+		   s->passes_cut, s->retries, s->driver_refused,
+		   s->driver_failed, s->driver_lost_ns,
+		   kscrubd_dirty_pages(kn->nid));
 	for (e = 0; e < KSCRUB_NR_ENGINES; e++) {
 		u64 pages = READ_ONCE(s->engine[e].pages);
 		u64 ns = READ_ONCE(s->engine[e].ns);
@@ -53,12 +55,19 @@ static void show_node(struct seq_file *m, struct kscrubd_node *kn)
 	}
 }
 
+/* Nodes with memory, and any that had a thread before losing it */
+static bool node_shown(int nid)
+{
+	return node_state(nid, N_MEMORY) || kscrubd_node(nid)->stats.passes;
+}
+
 static int stats_show(struct seq_file *m, void *v)
 {
-	int i;
+	int nid;
 
-	for (i = 0; i < kscrubd_nr_nodes(); i++)
-		show_node(m, kscrubd_node(i));
+	for (nid = 0; nid < nr_node_ids; nid++)
+		if (node_shown(nid))
+			show_node(m, kscrubd_node(nid));
 	seq_printf(m, "verify=%u verified_pages=%lld verify_bad=%lld\n",
 		   READ_ONCE(kscrub_verify),
 		   atomic64_read(&kscrub_verified_pages),
@@ -90,11 +99,13 @@ void kscrubd_stats_exit(void)
 
 void kscrubd_stats_log(const char *when)
 {
-	int i, e;
+	int nid, e;
 
-	for (i = 0; i < kscrubd_nr_nodes(); i++) {
-		struct kscrubd_stats *s = &kscrubd_node(i)->stats;
+	for (nid = 0; nid < nr_node_ids; nid++) {
+		struct kscrubd_stats *s = &kscrubd_node(nid)->stats;
 
+		if (!node_shown(nid))
+			continue;
 		for (e = 0; e < KSCRUB_NR_ENGINES; e++) {
 			u64 pages = s->engine[e].pages;
 			u64 ns = s->engine[e].ns;
@@ -102,14 +113,13 @@ void kscrubd_stats_log(const char *when)
 			if (!pages)
 				continue;
 			pr_info("kscrubd%d: %s: engine %s zeroed %llu pages (%llu MiB) in %llu ms, %llu MB/s\n",
-				kscrubd_node(i)->nid, when,
-				kscrub_engine_name(e), pages,
+				nid, when, kscrub_engine_name(e), pages,
 				pages >> (20 - PAGE_SHIFT), ns / NSEC_PER_MSEC,
 				ns ? div64_u64((pages << PAGE_SHIFT) * 1000, ns) : 0);
 		}
-		pr_info("kscrubd%d: %s: %llu wake-ups, %llu passes, %llu blocks refused by drivers, %llu driver failures\n",
-			kscrubd_node(i)->nid, when, s->wakeups, s->passes,
-			s->driver_refused, s->driver_failed);
+		pr_info("kscrubd%d: %s: %llu wake-ups, %llu passes (%llu cut short), %llu retries, %llu blocks refused by drivers, %llu driver failures\n",
+			nid, when, s->wakeups, s->passes, s->passes_cut,
+			s->retries, s->driver_refused, s->driver_failed);
 	}
 	pr_info("kscrubd: %s: verify checked %lld pages, %lld not zero\n", when,
 		atomic64_read(&kscrub_verified_pages),

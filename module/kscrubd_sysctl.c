@@ -165,7 +165,9 @@ int kscrubd_sysctl_init(void)
 	return kscrub_sysctl_header ? 0 : -ENOMEM;
 }
 
+/* Also on kscrubd_init()'s error path, registered or not */
 void kscrubd_sysctl_exit(void)
 {
 	unregister_sysctl_table(kscrub_sysctl_header);
+	kscrub_sysctl_header = NULL;
 }

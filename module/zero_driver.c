@@ -5,7 +5,9 @@
  * under SRCU because a block takes a while (the scrubber sleeps until the
  * engine is done), and unregistering waits for the walk to finish.
  */
+#include <linux/freezer.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mm.h>
 #include <linux/rculist.h>
@@ -18,9 +20,30 @@
 
 /* How long past the engine's own estimate a block may take */
 static unsigned int driver_timeout_ms = 1000;
-module_param(driver_timeout_ms, uint, 0644);
+
+/* A bad value is refused, at load or at run time, and says why */
+static int driver_timeout_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+
+	if (kscrubd_parse_timeout_ms(val, &ms)) {
+		pr_err("kscrubd: driver_timeout_ms=%.*s refused: want 1..10000 ms\n",
+		       (int)strcspn(val, "\n"), val);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, ms);
+	return 0;
+}
+
+static const struct kernel_param_ops driver_timeout_ops = {
+	.set = driver_timeout_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(driver_timeout_ms, &driver_timeout_ops, &driver_timeout_ms,
+		0644);
 MODULE_PARM_DESC(driver_timeout_ms,
-		 "Grace time after a zero driver's estimate before it is declared hung (ms)");
+		 "Grace time after a zero driver's estimate before it is declared hung (1..10000 ms)");
 
 static LIST_HEAD(zero_drivers);
 static DEFINE_MUTEX(zero_drivers_lock);
@@ -30,16 +53,22 @@ DEFINE_STATIC_SRCU(zero_drivers_srcu);
  * register_zero_driver - offer a zeroing engine to kscrubd
  * @drv: the driver; must stay valid until unregister_zero_driver()
  *
- * Return: 0, or -EINVAL if an operation or the rate is missing.
+ * Return: 0, or -EINVAL if an operation is missing or the rate is below
+ * 1 MB/s (kscrubd's wait for a 4 MiB block must stay bounded).
  */
 int register_zero_driver(struct zero_driver *drv)
 {
-	if (!drv->name || !drv->start || !drv->check || !drv->abort ||
-	    !drv->rate)
+	if (!drv->name || !drv->start || !drv->check || !drv->abort)
 		return -EINVAL;
+	if (!kscrubd_driver_rate_ok(drv->rate)) {
+		pr_err("kscrubd: zero driver %s refused: rate %lu bytes/s is below 1 MB/s\n",
+		       drv->name, drv->rate);
+		return -EINVAL;
+	}
 
 	mutex_init(&drv->lock);
 	drv->broken = false;
+	drv->gone = false;
 	atomic64_set(&drv->pages, 0);
 	atomic64_set(&drv->refused, 0);
 	atomic64_set(&drv->failed, 0);
@@ -63,6 +92,8 @@ EXPORT_SYMBOL_GPL(register_zero_driver);
  */
 void unregister_zero_driver(struct zero_driver *drv)
 {
+	/* A block in flight is aborted within a tick, not at its deadline */
+	WRITE_ONCE(drv->gone, true);
 	mutex_lock(&zero_drivers_lock);
 	list_del_rcu(&drv->list);
 	mutex_unlock(&zero_drivers_lock);
@@ -74,42 +105,67 @@ void unregister_zero_driver(struct zero_driver *drv)
 }
 EXPORT_SYMBOL_GPL(unregister_zero_driver);
 
-/* Wait for the engine; true only if it said the block is zero */
-static bool driver_wait(struct zero_driver *drv, void *addr,
-			unsigned long len)
+/*
+ * Stop waiting for an engine when the thread must stop or freeze (rmmod,
+ * suspend) or the driver is going away: the CPU zeroes the block instead.
+ */
+static bool driver_wait_interrupted(struct zero_driver *drv)
+{
+	return READ_ONCE(drv->gone) || kthread_should_stop() ||
+	       freezing(current);
+}
+
+/*
+ * Wait for the engine: 0 if it said the block is zero, -EINTR if the wait
+ * was cut short, -EIO if it failed or did not finish in time.  The wait is
+ * bounded: the estimate by the driver's minimum rate, the grace time by
+ * driver_timeout_ms's maximum.
+ */
+static int driver_wait(struct zero_driver *drv, void *addr, unsigned long len)
 {
 	unsigned long wait = max_t(unsigned long, 1,
 				   div64_u64((u64)len * HZ, drv->rate));
-	unsigned long deadline = jiffies + wait +
-				 msecs_to_jiffies(driver_timeout_ms);
-	int ret;
+	unsigned long first = jiffies + wait;
+	unsigned long deadline = first +
+				 msecs_to_jiffies(READ_ONCE(driver_timeout_ms));
+	int ret = -EBUSY;
 
-	/* TASK_IDLE: waiting for an engine is not load */
-	schedule_timeout_idle(wait);
 	for (;;) {
-		ret = drv->check(addr);
-		if (!ret)
-			return true;
-		if (ret != -EBUSY)
+		if (driver_wait_interrupted(drv)) {
+			ret = -EINTR;
 			break;
-		if (time_after(jiffies, deadline))
-			break;
-		schedule_timeout_idle(1);
+		}
+		if (time_after_eq(jiffies, first)) {
+			ret = drv->check(addr);
+			if (ret != -EBUSY || time_after(jiffies, deadline))
+				break;
+		}
+		/*
+		 * TASK_IDLE: waiting for an engine is not load.  kthread_stop()
+		 * and the freezer wake the thread; unregistering is seen within
+		 * a tick.
+		 */
+		schedule_timeout_idle(time_before(jiffies, first) ?
+				      min_t(long, first - jiffies, HZ / 10) : 1);
 	}
+	if (!ret)
+		return 0;
 
 	drv->abort(addr);
+	if (ret == -EINTR)
+		return ret;
 	if (ret == -EBUSY) {
 		atomic64_inc(&drv->timeouts);
 		WRITE_ONCE(drv->broken, true);
 		pr_err("kscrubd: zero driver %s did not finish pfn %#lx (%lu bytes) in %u ms; not using it again\n",
 		       drv->name, page_to_pfn(virt_to_page(addr)), len,
-		       jiffies_to_msecs(wait) + driver_timeout_ms);
+		       jiffies_to_msecs(deadline - first + wait));
 	} else {
 		atomic64_inc(&drv->failed);
 		pr_warn_ratelimited("kscrubd: zero driver %s failed pfn %#lx: %d; the CPU zeroes it\n",
 				    drv->name, page_to_pfn(virt_to_page(addr)), ret);
 	}
-	return false;
+	return -EIO;
 }
 
 /**
@@ -118,8 +174,9 @@ static bool driver_wait(struct zero_driver *drv, void *addr,
  * @addr: kernel address of the block
  * @len: its length in bytes
  *
- * Return: 0 if an engine zeroed the block; -ENODEV if none took it, and
- * the CPU must zero it.
+ * Return: 0 if an engine zeroed the block; else the CPU must zero it:
+ * -ENODEV if no engine took it, -EIO if one failed or timed out, -EINTR if
+ * kscrubd stopped waiting (stop, freeze, driver unregistered).
  */
 int kscrub_driver_zero(struct kscrubd_node *kn, void *addr, unsigned long len)
 {
@@ -141,12 +198,11 @@ int kscrub_driver_zero(struct kscrubd_node *kn, void *addr, unsigned long len)
 			kn->stats.driver_refused++;
 			continue;
 		}
-		if (driver_wait(drv, addr, len)) {
+		ret = driver_wait(drv, addr, len);
+		if (!ret)
 			atomic64_add(len >> PAGE_SHIFT, &drv->pages);
-			ret = 0;
-		} else {
+		else if (ret == -EIO)
 			kn->stats.driver_failed++;
-		}
 		mutex_unlock(&drv->lock);
 		break;
 	}

@@ -20,8 +20,8 @@
  * @abort: stop the transfer started last.  Called when @check fails or
  *	does not finish in time; on return the engine must no longer write
  *	to the block.
- * @rate: bytes per second the engine zeroes; kscrubd waits
- *	len * HZ / @rate jiffies before its first @check.
+ * @rate: bytes per second the engine zeroes, at least 1000000; kscrubd
+ *	waits len * HZ / @rate jiffies before its first @check.
  *
  * kscrubd starts one block at a time per driver and never marks a block
  * zeroed unless @check said so.
@@ -37,6 +37,7 @@ struct zero_driver {
 	struct list_head list;
 	struct mutex lock;	/* one block at a time */
 	bool broken;		/* timed out: not used again */
+	bool gone;		/* being unregistered: abort the wait */
 	atomic64_t pages;	/* zeroed by the engine */
 	atomic64_t refused;	/* blocks @start refused */
 	atomic64_t failed;	/* @check reported an error */

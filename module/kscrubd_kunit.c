@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of kscrubd's decisions: when a pass may run, when the thread
+ * looks again, which knob values it takes.  The code under test is
+ * compiled in from kscrubd_policy.c, as mm/damon's tests include theirs,
+ * so the suite needs no exported symbol and does not start kscrubd.
+ */
+#include <kunit/test.h>
+
+#include "kscrubd_policy.c"
+
+static const unsigned long busy = 3 * FIXED_1;	/* load average 3.0 */
+
+static void may_run_when_idle(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kscrubd_why_stop(1, 999, busy, false),
+			KSCRUBD_PASS_DONE);
+	KUNIT_EXPECT_EQ(test, kscrubd_why_stop(1, 4, busy, false),
+			KSCRUBD_PASS_DONE);
+}
+
+/* A pass cut short by the load average is retried, not forgotten */
+static void loaded_pass_is_retried(struct kunit *test)
+{
+	enum kscrubd_pass_end end = kscrubd_why_stop(1, 3, busy, false);
+
+	KUNIT_EXPECT_EQ(test, end, KSCRUBD_PASS_LOADED);
+	KUNIT_EXPECT_EQ(test, kscrubd_next_timeout(end), 10L * HZ);
+}
+
+/* One cut short by the freezer runs again as soon as the thread thaws */
+static void frozen_pass_is_retried_at_once(struct kunit *test)
+{
+	enum kscrubd_pass_end end = kscrubd_why_stop(1, 999, 0, true);
+
+	KUNIT_EXPECT_EQ(test, end, KSCRUBD_PASS_FROZEN);
+	KUNIT_EXPECT_LE(test, kscrubd_next_timeout(end), 1L);
+	KUNIT_EXPECT_GT(test, kscrubd_next_timeout(end), 0L);
+}
+
+/* scrub_load=0 and scrub_enabled=0 mean never: no timer wake-ups */
+static void switched_off_sleeps(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kscrubd_why_stop(1, 0, 0, false),
+			KSCRUBD_PASS_OFF);
+	KUNIT_EXPECT_EQ(test, kscrubd_why_stop(0, 999, 0, false),
+			KSCRUBD_PASS_OFF);
+	KUNIT_EXPECT_EQ(test, kscrubd_why_stop(0, 999, 0, true),
+			KSCRUBD_PASS_OFF);
+	KUNIT_EXPECT_EQ(test, kscrubd_next_timeout(KSCRUBD_PASS_OFF),
+			MAX_SCHEDULE_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, kscrubd_next_timeout(KSCRUBD_PASS_DONE),
+			MAX_SCHEDULE_TIMEOUT);
+}
+
+static void driver_timeout_bounds(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"0", "10001", "-1", "abc", "", "1x", "99999999999",
+	};
+	unsigned int ms = 1234;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, kscrubd_parse_timeout_ms(bad[i], &ms),
+				    -EINVAL, "value '%s'", bad[i]);
+		KUNIT_EXPECT_EQ(test, ms, 1234U);
+	}
+	KUNIT_EXPECT_EQ(test, kscrubd_parse_timeout_ms("1", &ms), 0);
+	KUNIT_EXPECT_EQ(test, ms, 1U);
+	KUNIT_EXPECT_EQ(test, kscrubd_parse_timeout_ms("10000\n", &ms), 0);
+	KUNIT_EXPECT_EQ(test, ms, 10000U);
+}
+
+/* The slowest engine still zeroes a 4 MiB block in a few seconds */
+static void driver_rate_floor(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, kscrubd_driver_rate_ok(0));
+	KUNIT_EXPECT_FALSE(test, kscrubd_driver_rate_ok(999999));
+	KUNIT_EXPECT_TRUE(test, kscrubd_driver_rate_ok(1000000));
+	KUNIT_EXPECT_LE(test, (PAGE_SIZE << MAX_PAGE_ORDER) / 1000000UL, 8UL);
+}
+
+static struct kunit_case kscrubd_policy_cases[] = {
+	KUNIT_CASE(may_run_when_idle),
+	KUNIT_CASE(loaded_pass_is_retried),
+	KUNIT_CASE(frozen_pass_is_retried_at_once),
+	KUNIT_CASE(switched_off_sleeps),
+	KUNIT_CASE(driver_timeout_bounds),
+	KUNIT_CASE(driver_rate_floor),
+	{}
+};
+
+static struct kunit_suite kscrubd_policy_suite = {
+	.name = "kscrubd_policy",
+	.test_cases = kscrubd_policy_cases,
+};
+
+kunit_test_suite(kscrubd_policy_suite);
+
+MODULE_DESCRIPTION("KUnit tests for kscrubd's policy decisions");
+MODULE_LICENSE("GPL");

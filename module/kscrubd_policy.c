@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kscrubd's decisions that depend on nothing but their inputs: whether a
+ * pass may run, when the thread looks again after one, and which knob
+ * values are acceptable.  Kept apart from the thread so that
+ * kscrubd_kunit.ko tests them as they are built.
+ */
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/sched/loadavg.h>
+
+#include "kscrubd.h"
+
+/* A pass stopped by the load average looks again after this long */
+#define KSCRUBD_RETRY			(10 * HZ)
+
+/* Bounds for kscrubd.driver_timeout_ms */
+#define KSCRUBD_DRIVER_TIMEOUT_MIN_MS	1
+#define KSCRUBD_DRIVER_TIMEOUT_MAX_MS	10000
+
+/*
+ * A zero driver must zero a whole MAX_PAGE_ORDER block (4 MiB) within a
+ * few seconds, or kscrubd's wait for it (and rmmod, and suspend) is not
+ * bounded: at 1 MB/s that is 4 s.
+ */
+#define KSCRUBD_DRIVER_MIN_RATE		1000000UL
+
+/* scrub_enabled=0 and scrub_load=0 both mean "never": no timer either */
+bool kscrubd_switched_off(unsigned int enabled, unsigned int load)
+{
+	return !enabled || !load;
+}
+
+/**
+ * kscrubd_why_stop - whether a pass may run now
+ * @enabled: vm.scrub_enabled
+ * @load: vm.scrub_load
+ * @load_avg: avenrun[0], fixed point
+ * @freezing: the thread is asked to freeze
+ *
+ * Return: KSCRUBD_PASS_DONE if nothing stops a pass, else what does.
+ */
+enum kscrubd_pass_end kscrubd_why_stop(unsigned int enabled,
+				       unsigned int load,
+				       unsigned long load_avg, bool freezing)
+{
+	if (kscrubd_switched_off(enabled, load))
+		return KSCRUBD_PASS_OFF;
+	if (freezing)
+		return KSCRUBD_PASS_FROZEN;
+	if (LOAD_INT(load_avg) >= load)
+		return KSCRUBD_PASS_LOADED;
+	return KSCRUBD_PASS_DONE;
+}
+
+/*
+ * How long the thread sleeps after a pass that ended so, unless woken: a
+ * pass the load cut short is retried later, one the freezer cut short as
+ * soon as the thread thaws (the wait freezes first), and a finished or
+ * switched-off one waits for a coalesce or a sysctl write.
+ */
+long kscrubd_next_timeout(enum kscrubd_pass_end end)
+{
+	switch (end) {
+	case KSCRUBD_PASS_LOADED:
+		return KSCRUBD_RETRY;
+	case KSCRUBD_PASS_FROZEN:
+		return 1;
+	default:
+		return MAX_SCHEDULE_TIMEOUT;
+	}
+}
+
+/* Parse a driver_timeout_ms value; -EINVAL outside its bounds */
+int kscrubd_parse_timeout_ms(const char *val, unsigned int *ms)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < KSCRUBD_DRIVER_TIMEOUT_MIN_MS ||
+	    v > KSCRUBD_DRIVER_TIMEOUT_MAX_MS)
+		return -EINVAL;
+	*ms = v;
+	return 0;
+}
+
+bool kscrubd_driver_rate_ok(unsigned long rate)
+{
+	return rate >= KSCRUBD_DRIVER_MIN_RATE;
+}
