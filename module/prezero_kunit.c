@@ -18,8 +18,22 @@ static void test_coalesced(struct page_scrubber *s, struct zone *zone,
 {
 }
 
+/* Blocks the verify hook found not zero, and how many it checked */
+static atomic_t verify_bad, verify_checked;
+
+static bool test_verify(struct page_scrubber *s, struct page *page,
+			unsigned int order)
+{
+	atomic_inc(&verify_checked);
+	if (!memchr_inv(page_address(page), 0, PAGE_SIZE << order))
+		return true;
+	atomic_inc(&verify_bad);
+	return false;
+}
+
 static struct page_scrubber test_scrubber = {
 	.coalesced = test_coalesced,
+	.verify = test_verify,
 	.order = MAX_PAGE_ORDER,
 };
 
@@ -358,6 +372,49 @@ static void counters_equal_lists(struct kunit *test)
 			consume_zeroed(zone, orders[i], made[i]);
 }
 
+/*
+ * A planted fault: a block given back through end_zero_page() with one
+ * non-zero byte, as a buggy scrubber or engine would.  The verify hook
+ * must see it before the block is handed out, and the allocator must
+ * then clear it; if either fails, a process gets another's data.
+ */
+static void planted_byte_is_caught(struct kunit *test)
+{
+	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	struct page *page = take_block(test, zone, 0), *got = NULL;
+	int bad = atomic_read(&verify_bad), mt, i, n = 0;
+	struct page **others;
+
+	others = kunit_kcalloc(test, 1024, sizeof(*others), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, others);
+	memset(page_address(page), 0, PAGE_SIZE);
+	((u8 *)page_address(page))[PAGE_SIZE / 2 + 3] = 0x5a;
+	end_zero_page(page, 0);
+	mt = zeroed_list_of(zone, page, 0);
+	KUNIT_ASSERT_GE(test, mt, 0);
+	KUNIT_ASSERT_LT(test, mt, MIGRATE_PCPTYPES);
+
+	/*
+	 * Earlier cases may have left zeroed pages on this CPU's per-cpu
+	 * zeroed list, which come first: allocate until the planted one.
+	 */
+	while (n < 1024) {
+		got = alloc_pages_node(zone_to_nid(zone),
+				       mt_gfp[mt] | __GFP_ZERO | __GFP_THISNODE,
+				       0);
+		if (!got || got == page)
+			break;
+		KUNIT_EXPECT_TRUE(test, all_zero(got, 0));
+		others[n++] = got;
+	}
+	for (i = 0; i < n; i++)
+		__free_pages(others[i], 0);
+	KUNIT_ASSERT_PTR_EQ(test, got, page);
+	KUNIT_EXPECT_EQ(test, atomic_read(&verify_bad) - bad, 1);
+	KUNIT_EXPECT_TRUE(test, all_zero(got, 0));
+	__free_pages(got, 0);
+}
+
 static void second_scrubber_is_busy(struct kunit *test)
 {
 	struct page_scrubber other = { .coalesced = test_coalesced };
@@ -385,6 +442,7 @@ static struct kunit_case prezero_cases[] = {
 	KUNIT_CASE(merge_of_zeroed_halves_is_zeroed),
 	KUNIT_CASE(putback_unzeroed_stays_dirty),
 	KUNIT_CASE(counters_equal_lists),
+	KUNIT_CASE(planted_byte_is_caught),
 	KUNIT_CASE(second_scrubber_is_busy),
 	{}
 };

@@ -33,7 +33,17 @@ check_zero() {
 dirty
 expect_ge "accept: pages zeroed by the driver" "$(kdrv pages)" 16384
 expect_ge "accept: engine=driver pages" "$(kstat pages engine=driver)" 16384
+# The pass summary names the engines that did the work, the driver too
+dmesg | grep -qE "kscrubd[01]: zeroed [0-9]+ pages .* engine (.*, )?driver [0-9]+" ||
+	fail "no pass summary naming the driver"
 check_zero accept
+
+# A bad mode is refused and the mode stays
+if (echo bogus > $p/mode) 2> /dev/null; then
+	fail "mode=bogus accepted"
+fi
+expect_eq "mode after a bad write" "$(cat $p/mode)" accept
+dmesg | grep -q "test_zero_driver: mode=bogus refused" || fail "no dmesg line for mode=bogus"
 
 mode refuse
 r0=$(kdrv refused) d0=$(kdrv pages)
@@ -50,8 +60,11 @@ dmesg | grep -q "zero driver test_zero_driver failed pfn" || fail "no failure li
 check_zero fail
 
 mode hang
+l0=$(kstat driver_lost_ns)
 dirty
 expect_eq "hang: timeouts" "$(kdrv timeouts)" 1
+# The 200 ms waited for the hung driver are the driver's, not the CPU's
+expect_ge "hang: ms lost to the driver" $(( ($(kstat driver_lost_ns) - l0) / 1000000 )) 200
 expect_eq "hang: driver marked broken" "$(kdrv broken)" 1
 expect_ge "hang: aborted" "$(cat $p/aborted)" 1
 dmesg | grep -q "zero driver test_zero_driver did not finish" || fail "no hang line in dmesg"
