@@ -8,7 +8,8 @@ TOP := $(abspath .)
 OUT := $(TOP)/qemu/out
 INITRD := $(OUT)/initramfs.cpio.gz
 
-.PHONY: all deps kernel modules userspace initramfs run test bench shell clean profile
+.PHONY: all deps kernel modules userspace initramfs run test bench shell clean profile stress \
+	check-debian
 
 all: initramfs
 
@@ -40,8 +41,19 @@ run: initramfs
 test: initramfs
 	@KDIR=$$(cat $(OUT)/kdir) INITRD=$(INITRD) bash qemu/test.sh
 
+# Memory stress with kscrubd and bte_zero coming and going, in one boot;
+# DURATION seconds of stress in the guest
+DURATION ?= 300
+stress: initramfs
+	@KDIR=$$(cat $(OUT)/kdir) INITRD=$(INITRD) bash qemu/stress.sh $(DURATION)
+
 bench: initramfs
 	@KDIR=$$(cat $(OUT)/kdir) INITRD=$(INITRD) bash qemu/bench.sh
+
+# The series with Debian's own config (PAGE_PREZERO=y and =n, W=1, no new
+# warning), odd configs, the module via dkms; host only, cached
+check-debian:
+	@bash qemu/check-debian.sh
 
 # Instructions per kernel function, patched vs unpatched, no scrubber
 profile: initramfs

@@ -10,11 +10,13 @@ pkgs=(
 	dracut-core		# initramfs builder that also pulls shared libs
 	busybox-static		# guest userland
 	gcc make bc flex bison	# kernel build
+	libc6-dev		# static libc for the mm selftests (build-selftests.sh)
 	libelf-dev libssl-dev	# objtool and certificate tooling
 	cpio kmod xz-utils	# initramfs packing, depmod, tarball
 	python3 python3-ply	# results tables; ply for checkpatch's SPDX check
 	gnuplot-nox		# benchmark plots (PNG)
 	rsync			# kernel headers_install and module staging
+	stress-ng		# make stress and 85-stress-short, in the guest
 )
 
 missing=()
