@@ -13,7 +13,8 @@
 #       instructions, 2^N ns each, so timings become instruction counts),
 #       KSCRUB_QEMU_ARGS (further QEMU arguments, split at spaces, e.g.
 #       a -plugin for profiling), KSCRUB_TCG_THREAD (single, the default,
-#       or multi), KDIR, INITRD (as built by the Makefile)
+#       or multi), KSCRUB_GUEST_LOCK (the lock that lets one guest run
+#       at a time), KDIR, INITRD (as built by the Makefile)
 set -euo pipefail
 
 mode=$1
@@ -31,6 +32,13 @@ case $tcg_thread in single|multi) ;; *)
 	echo "run-guest: KSCRUB_TCG_THREAD=$tcg_thread: want single or multi" >&2
 	exit 2 ;;
 esac
+
+# One guest at a time on this machine: two TCG guests on two cores make
+# every timing noise.  A second caller waits here for the first.
+lock=${KSCRUB_GUEST_LOCK:-${XDG_CACHE_HOME:-$HOME/.cache}/kscrub/guest.lock}
+mkdir -p "$(dirname "$lock")"
+exec 9> "$lock"
+flock 9
 
 # One socket per node, or the guest warns that a cache sibling sits on
 # another node.
