@@ -148,3 +148,35 @@ skip_test() {
 init_on_free() {
 	grep -qw init_on_free=1 /proc/cmdline
 }
+
+# debug_kernel: booted by make test-debug (KASAN, lockdep, debug_pagealloc,
+# page_owner), which holds freed memory on purpose
+debug_kernel() {
+	grep -qw kscrub.debug=1 /proc/cmdline
+}
+
+# census: the test_page_census line, "buddy B pcp P inuse U orphans O"
+census() {
+	cat /sys/module/test_page_census/parameters/census
+}
+
+# no_page_lost WHAT MEMFREE_BEFORE_KB: no page left the allocator for good,
+# by an exact count of page frames (a frame with no reference that is in
+# no free block and on no per-cpu list; compaction can hold a few for a
+# moment, so look up to five times).  MemFree must also be back within
+# 8 MiB, except on a debug kernel, where KASAN's quarantine and the stack
+# depot keep freed memory on purpose: there the difference is only shown.
+no_page_lost() {
+	local what=$1 free0=$2 c i=0 free1
+	modprobe test_page_census || fail "modprobe test_page_census"
+	while c=$(census) && [ "${c##*orphans }" != 0 ]; do
+		i=$((i + 1))
+		[ $i -lt 5 ] || fail "$what: ${c##*orphans } pages neither free nor in use ($c)"
+		sleep 1
+	done
+	echo "ok: $what: no orphaned page ($c)"
+	free1=$(meminfo MemFree)
+	echo "$what: MemFree before $free0 kB, after $free1 kB, Slab $(meminfo Slab) kB"
+	debug_kernel && return 0
+	[ $((free0 - free1)) -le 8192 ] || fail "$what: MemFree $((free0 - free1)) kB lower"
+}

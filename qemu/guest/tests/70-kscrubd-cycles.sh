@@ -25,7 +25,4 @@ wait $churn
 rm -f /tmp/stop-churn
 drain_pcp
 expect_eq "insmod/rmmod cycles" "$i" 50
-free1=$(meminfo MemFree)
-echo "MemFree before $free0 kB, after $free1 kB"
-[ $((free0 - free1)) -le 8192 ] || fail "lost $((free0 - free1)) kB over 50 cycles"
-echo "ok: no pages lost"
+no_page_lost "50 cycles" "$free0"
