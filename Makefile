@@ -5,11 +5,12 @@
 
 SHELL := /bin/bash
 TOP := $(abspath .)
-OUT := $(TOP)/qemu/out
+# KSCRUB_OUT: where the kernel path, initramfs and console logs go
+OUT := $(or $(KSCRUB_OUT),$(TOP)/qemu/out)
 INITRD := $(OUT)/initramfs.cpio.gz
 
 .PHONY: all deps kernel modules userspace initramfs run test bench shell clean profile stress \
-	check-debian
+	check-debian test-debug
 
 all: initramfs
 
@@ -40,6 +41,16 @@ run: initramfs
 
 test: initramfs
 	@KDIR=$$(cat $(OUT)/kdir) INITRD=$(INITRD) bash qemu/test.sh
+
+# The whole suite on the debug kernel: KASAN, lockdep, DEBUG_LIST,
+# debug_pagealloc=on, page_owner=on; any report fails it.  Its own kernel
+# build and output directory; slow (README), so not part of make test.
+DEBUG_OUT := $(TOP)/qemu/out-debug
+test-debug:
+	@$(MAKE) -s test KSCRUB_OUT=$(DEBUG_OUT) \
+		KSCRUB_CONFIG_EXTRA=$(TOP)/qemu/kernel-debug.config \
+		KSCRUB_TIMEOUT=$${KSCRUB_TIMEOUT:-3600} \
+		KSCRUB_CMDLINE="kscrub.debug=1 debug_pagealloc=on page_owner=on"
 
 # Memory stress with kscrubd and bte_zero coming and going, in one boot;
 # DURATION seconds of stress in the guest
