@@ -28,6 +28,43 @@ struct census {
 	unsigned long buddy, pcp, inuse, orphans;
 };
 
+/* The longest runs of frames with no reference outside the free lists */
+#define CENSUS_RUNS	8
+struct census_run {
+	unsigned long pfn, len, flags;
+};
+
+static struct census_run runs[CENSUS_RUNS], cur;
+static unsigned int nr_runs;
+
+static void end_run(void)
+{
+	unsigned int i, shortest = 0;
+
+	if (!cur.len)
+		return;
+	if (nr_runs < CENSUS_RUNS) {
+		runs[nr_runs++] = cur;
+	} else {
+		for (i = 1; i < CENSUS_RUNS; i++)
+			if (runs[i].len < runs[shortest].len)
+				shortest = i;
+		if (runs[shortest].len < cur.len)
+			runs[shortest] = cur;
+	}
+	cur.len = 0;
+}
+
+static void note_zero_frame(struct page *page, unsigned long pfn)
+{
+	if (cur.len && cur.pfn + cur.len == pfn) {
+		cur.len++;
+		return;
+	}
+	end_run();
+	cur = (struct census_run) { .pfn = pfn, .len = 1, .flags = page->flags };
+}
+
 /* Walk one zone's frames; the caller holds all its locks */
 static void census_frames(struct zone *zone, struct census *c)
 {
@@ -50,12 +87,15 @@ static void census_frames(struct zone *zone, struct census *c)
 			pfn += n;
 			continue;
 		}
-		if (page_ref_count(page) == 0 && !PageTail(page))
+		if (page_ref_count(page) == 0 && !PageTail(page)) {
+			note_zero_frame(page, pfn);
 			zero++;
-		else
+		} else {
 			c->inuse++;
+		}
 		pfn++;
 	}
+	end_run();
 	c->orphans += zero;
 }
 
@@ -89,11 +129,22 @@ static int census_zone(struct zone *zone, struct census *c)
 	return 0;
 }
 
+/* Where the orphans may be (per-cpu pages make short runs too) */
+static void census_report(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_runs; i++)
+		pr_info("test_page_census: no reference: pfn %#lx, %lu frames, flags %#lx\n",
+			runs[i].pfn, runs[i].len, runs[i].flags);
+}
+
 static int census_get(char *buf, const struct kernel_param *kp)
 {
 	struct census c = { };
 	int nid, z, ret;
 
+	nr_runs = 0;
 	for_each_online_node(nid) {
 		for (z = 0; z < MAX_NR_ZONES; z++) {
 			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
@@ -111,6 +162,8 @@ static int census_get(char *buf, const struct kernel_param *kp)
 			cond_resched();
 		}
 	}
+	if (c.orphans)
+		census_report();
 	return sysfs_emit(buf, "buddy %lu pcp %lu inuse %lu orphans %lu\n",
 			  c.buddy, c.pcp, c.inuse, c.orphans);
 }

@@ -188,23 +188,42 @@ census() {
 	cat /sys/module/test_page_census/parameters/census
 }
 
-# no_page_lost WHAT MEMFREE_BEFORE_KB: no page left the allocator for good,
-# by an exact count of page frames (a frame with no reference that is in
-# no free block and on no per-cpu list; compaction can hold a few for a
-# moment, so look up to five times).  MemFree must also be back within
-# 8 MiB, except on a debug kernel, where KASAN's quarantine and the stack
-# depot keep freed memory on purpose: there the difference is only shown.
-no_page_lost() {
-	local what=$1 free0=$2 c i=0 free1
+# orphans: pages neither free nor in use by the census's count.  Zero on
+# an ordinary boot; a high-order allocation made without __GFP_COMP (the
+# memmap of hotplugged memory, say) counts its tail frames here too.
+orphans() {
+	local c
+	c=$(census)
+	echo "${c##*orphans }"
+}
+
+# page_baseline: remember MemFree and the orphans for no_page_lost
+page_baseline() {
 	modprobe test_page_census || fail "modprobe test_page_census"
-	while c=$(census) && [ "${c##*orphans }" != 0 ]; do
+	base_free=$(meminfo MemFree)
+	base_orphans=$(orphans)
+}
+
+# no_page_lost WHAT: no page left the allocator for good since
+# page_baseline, by an exact count of page frames (a frame with no
+# reference that is in no free block and on no per-cpu list; compaction
+# can hold a few for a moment, so look up to five times).  MemFree must
+# also be back within 8 MiB, except on a debug kernel, where KASAN's
+# quarantine and the stack depot keep freed memory on purpose: there the
+# difference is only shown.
+no_page_lost() {
+	local what=$1 c i=0 free1
+	while c=$(census) && [ "${c##*orphans }" -gt "$base_orphans" ]; do
 		i=$((i + 1))
-		[ $i -lt 5 ] || fail "$what: ${c##*orphans } pages neither free nor in use ($c)"
+		[ $i -lt 5 ] || {
+			dmesg | grep "test_page_census: no reference" | tail -n 8
+			fail "$what: $((${c##*orphans } - base_orphans)) more pages neither free nor in use ($c; $base_orphans before)"
+		}
 		sleep 1
 	done
-	echo "ok: $what: no orphaned page ($c)"
+	echo "ok: $what: no page lost ($c; $base_orphans orphans before)"
 	free1=$(meminfo MemFree)
-	echo "$what: MemFree before $free0 kB, after $free1 kB, Slab $(meminfo Slab) kB"
+	echo "$what: MemFree before $base_free kB, after $free1 kB, Slab $(meminfo Slab) kB"
 	debug_kernel && return 0
-	[ $((free0 - free1)) -le 8192 ] || fail "$what: MemFree $((free0 - free1)) kB lower"
+	[ $((base_free - free1)) -le 8192 ] || fail "$what: MemFree $((base_free - free1)) kB lower"
 }
