@@ -11,7 +11,10 @@
 #       KSCRUB_NUMA (nodes, default 2), KSCRUB_TIMEOUT (s, default 900),
 #       KSCRUB_ICOUNT (if set, -icount shift=N: the guest clock counts
 #       instructions, 2^N ns each, so timings become instruction counts),
-#       KSCRUB_QEMU_ARGS (further QEMU arguments, split at spaces, e.g.
+#       KSCRUB_HOTPLUG_MB (if set, a DIMM of that size on a further,
+#       CPU-less and otherwise memoryless node, left offline by the guest
+#       until a test onlines it), KSCRUB_QEMU_ARGS (further QEMU
+#       arguments, split at spaces, e.g.
 #       a -plugin for profiling), KSCRUB_TCG_THREAD (single, the default,
 #       or multi), KSCRUB_GUEST_LOCK (the lock that lets one guest run
 #       at a time), KDIR, INITRD (as built by the Makefile)
@@ -44,7 +47,10 @@ flock 9
 # another node.
 sockets=$nodes
 [ $(( cpus % nodes )) -eq 0 ] || sockets=1
-args=(-accel "tcg,thread=$tcg_thread" -m "$mem" -nographic -no-reboot
+memarg=$mem
+[ -z "${KSCRUB_HOTPLUG_MB:-}" ] ||
+	memarg="size=${mem}M,slots=2,maxmem=$(( mem + KSCRUB_HOTPLUG_MB ))M"
+args=(-accel "tcg,thread=$tcg_thread" -m "$memarg" -nographic -no-reboot
       -smp "cpus=$cpus,sockets=$sockets,cores=$(( cpus / sockets )),threads=1"
       -kernel "$KDIR/arch/x86/boot/bzImage" -initrd "$INITRD"
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
@@ -61,6 +67,11 @@ if [ "$nodes" -gt 1 ]; then
 		args+=(-object "memory-backend-ram,id=m$n,size=${sz}M"
 		       -numa "node,nodeid=$n,memdev=m$n,cpus=$cpu_lo-$cpu_hi")
 	done
+fi
+if [ -n "${KSCRUB_HOTPLUG_MB:-}" ] && [ "$nodes" -gt 1 ]; then
+	args+=(-numa "node,nodeid=$nodes"
+	       -object "memory-backend-ram,id=hp0,size=${KSCRUB_HOTPLUG_MB}M"
+	       -device "pc-dimm,id=dimm0,memdev=hp0,node=$nodes")
 fi
 # no_timer_check: on a busy host TCG can run the guest slowly enough that
 # the IO-APIC timer check fails ("IO-APIC + timer doesn't work!").

@@ -147,9 +147,13 @@ guest_boot() {	# guest_boot LABEL [kernel args...]
 	fi
 }
 
-for b in ${KSCRUB_BOOTS:-default init_on_alloc=0 init_on_free=1}; do
+# "small" is a short fourth boot: 512 MiB for the out-of-memory test, and
+# a 256 MiB DIMM on a third, memoryless node for the hotplug test.
+for b in ${KSCRUB_BOOTS:-default init_on_alloc=0 init_on_free=1 small}; do
 	case $b in
 	default) guest_boot default ;;
+	small) KSCRUB_MEM=512 KSCRUB_HOTPLUG_MB=256 \
+		guest_boot small kscrub.only=67-memory-hotplug,90-oom ;;
 	*=*) guest_boot "$b" "$b" ;;
 	*) echo "test.sh: unknown boot variant $b" >&2; failn=$((failn + 1)) ;;
 	esac
