@@ -131,6 +131,8 @@ static int driver_wait(struct zero_driver *drv, void *addr, unsigned long len)
 	int ret = -EBUSY;
 
 	for (;;) {
+		long left;
+
 		if (driver_wait_interrupted(drv)) {
 			ret = -EINTR;
 			break;
@@ -143,10 +145,12 @@ static int driver_wait(struct zero_driver *drv, void *addr, unsigned long len)
 		/*
 		 * TASK_IDLE: waiting for an engine is not load.  kthread_stop()
 		 * and the freezer wake the thread; unregistering is seen within
-		 * a tick.
+		 * a tick.  jiffies is read once: read again after the test, it
+		 * may have passed @first (a debug kernel hit that, and
+		 * schedule_timeout() complained of a negative timeout).
 		 */
-		schedule_timeout_idle(time_before(jiffies, first) ?
-				      min_t(long, first - jiffies, HZ / 10) : 1);
+		left = (long)(first - jiffies);
+		schedule_timeout_idle(clamp_t(long, left, 1, HZ / 10));
 	}
 	if (!ret)
 		return 0;
