@@ -9,7 +9,7 @@ OUT := $(TOP)/qemu/out
 INITRD := $(OUT)/initramfs.cpio.gz
 
 .PHONY: all deps kernel modules userspace initramfs run test bench shell clean profile stress \
-	check-debian
+	check-debian native
 
 all: initramfs
 
@@ -58,6 +58,12 @@ check-debian:
 # Instructions per kernel function, patched vs unpatched, no scrubber
 profile: initramfs
 	@bash qemu/profile/profile.sh
+
+# On the host CPU, not TCG: KUnit and a microbenchmark in User-mode Linux
+# (ARCH=um, a process; nothing loaded into the host's kernel), faultbench on
+# the host's own kernel; userspace/results/native.md
+native: deps
+	@bash qemu/native/native.sh
 
 shell: initramfs
 	@KDIR=$$(cat $(OUT)/kdir) INITRD=$(INITRD) bash qemu/run-guest.sh shell -
