@@ -38,10 +38,10 @@ MODULE_PARM_DESC(llc_kb, "host last-level cache, KiB");
 static unsigned int evict_factor = 4;
 module_param(evict_factor, uint, 0444);
 MODULE_PARM_DESC(evict_factor, "eviction buffer, in multiples of llc_kb");
-static unsigned int pool_mb = 64;
+static unsigned int pool_mb = 128;
 module_param(pool_mb, uint, 0444);
 MODULE_PARM_DESC(pool_mb, "blocks used per timed pass, MiB");
-static unsigned int passes = 7;
+static unsigned int passes = 11;
 module_param(passes, uint, 0444);
 MODULE_PARM_DESC(passes, "timed passes per figure");
 

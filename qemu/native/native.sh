@@ -10,7 +10,7 @@
 # Nothing is loaded into the host's kernel.  Timed runs wait while any
 # QEMU guest runs (another's TCG timings share the cores).
 #
-# env: KSCRUB_NATIVE_RUNS (2), KSCRUB_NATIVE_PASSES (7), KSCRUB_LLC_KB
+# env: KSCRUB_NATIVE_RUNS (2), KSCRUB_NATIVE_PASSES (11), KSCRUB_LLC_KB
 #      (host last-level cache, read from sysfs/getconf if unset),
 #      KSCRUB_NATIVE_SKIP_BENCH=1 (build and KUnit only)
 set -euo pipefail
@@ -20,7 +20,7 @@ here=$top/qemu/native
 out=$top/qemu/out/native
 res=$top/userspace/results
 runs=${KSCRUB_NATIVE_RUNS:-2}
-passes=${KSCRUB_NATIVE_PASSES:-7}
+passes=${KSCRUB_NATIVE_PASSES:-11}
 mkdir -p "$out"
 
 log() { echo "native: $*" >&2; }

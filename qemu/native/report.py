@@ -85,9 +85,18 @@ def med(v):
 
 
 def spread(v):
-    """min-max range, as % of the median"""
+    """interquartile range, as % of the median"""
     m = med(v)
-    return 100.0 * (max(v) - min(v)) / m if m else 0.0
+    if len(v) < 4 or not m:
+        return 100.0 * (max(v) - min(v)) / m if m else 0.0
+    q = statistics.quantiles(v, n=4)
+    return 100.0 * (q[2] - q[0]) / m
+
+
+def outlier(v):
+    """the pass farthest from the median, as % of the median"""
+    m = med(v)
+    return 100.0 * max(abs(x - m) for x in v) / m if m else 0.0
 
 
 def cpu_model():
@@ -132,7 +141,8 @@ def main():
                 cells.append('-')
                 continue
             meds.append(med(v))
-            cells.append(f'{fmt(med(v))} ({spread(v):.0f}%)')
+            cells.append(f'{fmt(med(v))} ({spread(v):.0f}%, '
+                         f'{outlier(v):.0f}%)')
         diff = ''
         if len(meds) >= 2 and min(meds) > 0:
             dd = 100.0 * (max(meds) - min(meds)) / min(meds)
@@ -152,17 +162,19 @@ def main():
       f'source a buffer of 4 x the host\'s last-level cache as the CPU '
       f'reports it ({a.llc_kb} KiB, so {4 * a.llc_kb // 1024} MiB) is '
       'written line by line with ordinary stores, and each block of the '
-      'pass (64 MiB of them) is used once.  Hot means the block just '
+      'pass (128 MiB of them) is used once.  Hot means the block just '
       'freed, reused at once (per-cpu lists and buddy heads are LIFO).')
     w('')
-    w('Every figure: median of the passes of a run, ns per cycle (one '
-      'block of 2^order pages), with the min-max spread of the passes as '
-      '% of the median; "runs" is the difference between the two runs\' '
-      'medians.  A cycle is: get the block, clear it or not, write the '
+    w('Every figure: median of the passes of a run (11), ns '
+      'per cycle (one block of 2^order pages), then in brackets the '
+      'interquartile range of the passes and the pass farthest from the '
+      'median, both as % of the median (a timer tick or a host task now '
+      'and then lands in a pass; the median does not move); "runs" is '
+      'the difference between the two runs\' medians.  A cycle is: get the block, clear it or not, write the '
       'touched lines (1, 8 or 64 per 4 KiB, or one line per block).')
     w('')
     hdr = '| order | touch | source | ' + ' | '.join(
-        f'run {r + 1}: ns (spread)' for r in range(nr)) + ' | runs |'
+        f'run {r + 1}: ns (IQR, worst)' for r in range(nr)) + ' | runs |'
     sep = '|---|---|---|' + '---:|' * nr + '---:|'
     w('## Page sources (UML, measured natively)')
     w('')
@@ -212,7 +224,7 @@ def main():
       'per fault: wall time / faults (a THP fault maps 2 MiB).')
     w('')
     w('| workload | ' + ' | '.join(
-        f'run {r + 1}: ns/fault (spread)' for r in range(nr)) +
+        f'run {r + 1}: ns/fault (IQR, worst)' for r in range(nr)) +
       ' | runs | THP faults / expected |')
     w('|---|' + '---:|' * nr + '---:|---:|')
     for key, _, _, label in WORKLOADS:

@@ -40,7 +40,7 @@ cp "$mod"/*.ko "$root/mod/"
 log "booting UML ($mode), console in $log"
 # UML's memory is a file in TMPDIR; /dev/shm keeps it in RAM
 TMPDIR=${KSCRUB_UML_TMP:-/dev/shm} timeout -k 10 "${KSCRUB_UML_TIMEOUT:-1800}" \
-	"$kdir/linux" mem="${KSCRUB_UML_MEM:-3G}" root=/dev/root \
+	"$kdir/linux" mem="${KSCRUB_UML_MEM:-4G}" root=/dev/root \
 	rootfstype=hostfs hostfs="$root" rw init=/init con=null \
 	con0=null,fd:2 kscrub.native="$mode" "$@" \
 	< /dev/null > "$log" 2>&1 || log "UML exited $?"
