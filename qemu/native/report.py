@@ -125,9 +125,11 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--bench', nargs='+', required=True)
     ap.add_argument('--faults', nargs='+', required=True)
+    ap.add_argument('--note', action='append', default=[],
+                    help='a paragraph for the top of the report')
     a = ap.parse_args()
-    bench = [parse_bench(p) for p in sorted(a.bench)]
-    faults = [parse_faults(p) for p in sorted(a.faults)]
+    bench = [parse_bench(p) for p in a.bench]
+    faults = [parse_faults(p) for p in a.faults]
     nr = len(bench)
     L = []
     w = L.append
@@ -158,6 +160,9 @@ def main():
       'Linux kernel (`ARCH=um`, the same 6.12 tree and series, `-O2`) on '
       'that CPU; `faultbench` runs on the host kernel from userspace.')
     w('')
+    for n in a.note:
+        w(n)
+        w('')
     w(f'Cold means out of the cache: before every timed pass of a cold '
       f'source a buffer of 4 x the host\'s last-level cache as the CPU '
       f'reports it ({a.llc_kb} KiB, so {4 * a.llc_kb // 1024} MiB) is '
@@ -247,11 +252,17 @@ def main():
     w('              = F - C[cold-clear] + C[cold-prezeroed-nt]')
     w('')
     w('(the floor, what touching costs anyway, cancels).  The stock '
-      'fault clears a cold dirty page, as when a large region is faulted '
-      'in; "if hot" uses C[hot-clear] instead, the stock kernel '
-      'reusing a page just freed (churn), where the series hands out a '
-      'cold zeroed page instead.  Run 1 and run 2 are projected '
-      'separately.')
+      'kernel\'s page is taken as cold and dirty (C[cold-clear]), or '
+      'as hot, just freed (C[hot-clear], the "if hot" columns); the '
+      'series hands out a cold zeroed page in both.  The two bound the '
+      'truth: the microbenchmark\'s cold is harsh (the cache is full of '
+      'dirty lines from the eviction buffer, so every line a clear '
+      'allocates writes one back), while `faultbench` reuses its own '
+      '256 MiB region, partly still cached and clean.  Where '
+      'C[cold-clear] exceeds F itself (THP, every line) the cold '
+      'projection is too optimistic; read the "if hot" column as the '
+      'floor of the speed-up.  Each run is projected from its own '
+      'measurements.')
     w('')
     w('| workload | F stock ns | C cold-clear | C cold-prezeroed-nt | '
       '**projected ns** | **projected speed-up** | if hot: projected ns | '
