@@ -10,7 +10,7 @@ OUT := $(or $(KSCRUB_OUT),$(TOP)/qemu/out)
 INITRD := $(OUT)/initramfs.cpio.gz
 
 .PHONY: all deps kernel modules userspace initramfs run test bench shell clean profile stress \
-	check-debian test-debug
+	check-debian test-debug native
 
 all: initramfs
 
@@ -69,6 +69,12 @@ check-debian:
 # Instructions per kernel function, patched vs unpatched, no scrubber
 profile: initramfs
 	@bash qemu/profile/profile.sh
+
+# On the host CPU, not TCG: KUnit and a microbenchmark in User-mode Linux
+# (ARCH=um, a process; nothing loaded into the host's kernel), faultbench on
+# the host's own kernel; userspace/results/native.md
+native: deps
+	@bash qemu/native/native.sh
 
 shell: initramfs
 	@KDIR=$$(cat $(OUT)/kdir) INITRD=$(INITRD) bash qemu/run-guest.sh shell -

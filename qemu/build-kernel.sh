@@ -8,7 +8,9 @@
 # version, the patches and the configuration, so an unchanged second run
 # rebuilds nothing.
 #
-# usage: build-kernel.sh [--unpatched]
+# usage: build-kernel.sh [--unpatched] [--tree-only]
+#   --tree-only: extract and patch the tree only, print its path (make
+#   native builds ARCH=um from it, O= a directory of its own)
 # env:   KSCRUB_CONFIG_EXTRA, a further fragment merged last (part of the key)
 # prints the build directory (KDIR for out-of-tree modules) on stdout.
 set -euo pipefail
@@ -19,7 +21,14 @@ tarball=${KSCRUB_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 jobs=${KSCRUB_JOBS:-$(nproc)}
 extra=${KSCRUB_CONFIG_EXTRA:-}
 patched=1
-[ "${1:-}" = "--unpatched" ] && patched=0
+tree_only=0
+for a in "$@"; do
+	case $a in
+	--unpatched) patched=0 ;;
+	--tree-only) tree_only=1 ;;
+	*) echo "build-kernel: unknown option $a" >&2; exit 2 ;;
+	esac
+done
 
 log() { echo "build-kernel: $*" >&2; }
 
@@ -63,7 +72,7 @@ prune() {
 	done
 }
 
-if [ -f "$build/.kscrub-done" ]; then
+if [ $tree_only = 0 ] && [ -f "$build/.kscrub-done" ]; then
 	touch "$build"
 	log "cached build $build"
 	echo "$build"
@@ -84,6 +93,10 @@ if [ ! -f "$tree/.kscrub-tree" ]; then
 	done
 	touch "$tree.tmp/.kscrub-tree"
 	mv "$tree.tmp" "$tree"
+fi
+if [ $tree_only = 1 ]; then
+	echo "$tree"
+	exit 0
 fi
 
 rm -rf "$build"

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Microbenchmark, as a KUnit suite, of what a page costs the CPU that
+ * touches it, by where it came from: hot (just freed, reused LIFO) or
+ * cold (out of every cache), cleared at allocation or zeroed long before
+ * with temporal or non-temporal stores.  Meant for User-mode Linux, which
+ * runs on the host CPU with its caches (make native); under QEMU TCG the
+ * figures mean nothing, since TCG models no cache.
+ *
+ * A cycle is: get a block of 2^order pages, clear it or not, touch each
+ * 4 KiB of it (a write to 1 line, to 8 lines 512 bytes apart, or to every
+ * 64-byte line), and give it back.  Clears use "rep stosb", as x86's
+ * clear_page_erms() does on this CPU (UML's own clear_page() is a plain
+ * memset: no alternatives in UML).
+ *
+ * "Cold": before a timed pass, a buffer of evict_factor times the host's
+ * last-level cache (llc_kb, read from the host by qemu/native/run.sh) is
+ * written line by line with ordinary stores, so the pass's blocks (a pool
+ * of pool_mb MiB) are out of the cache; each block is then used once.
+ *
+ * Each figure is printed as one line per pass,
+ *   kscrub-bench: <source> order=<o> touch=<lines> pass=<n> ns=<ns per cycle>
+ * and the host takes median and spread.
+ */
+#include <kunit/test.h>
+#include <linux/gfp.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/page_prezero.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/vmstat.h>
+
+static unsigned int llc_kb = 32768;
+module_param(llc_kb, uint, 0444);
+MODULE_PARM_DESC(llc_kb, "host last-level cache, KiB");
+static unsigned int evict_factor = 4;
+module_param(evict_factor, uint, 0444);
+MODULE_PARM_DESC(evict_factor, "eviction buffer, in multiples of llc_kb");
+static unsigned int pool_mb = 128;
+module_param(pool_mb, uint, 0444);
+MODULE_PARM_DESC(pool_mb, "blocks used per timed pass, MiB");
+static unsigned int passes = 11;
+module_param(passes, uint, 0444);
+MODULE_PARM_DESC(passes, "timed passes per figure");
+
+static const unsigned int orders[] = { 0, 4, 9 };
+/* Lines written per 4 KiB; 0: one line in the whole block (a THP fault) */
+static const unsigned int touches[] = { 0, 1, 8, 64 };
+
+#define EVICT_ORDER	MAX_PAGE_ORDER
+
+/* The eviction buffer: blocks of EVICT_ORDER */
+static struct page **evict_blk;
+static unsigned long nr_evict;
+
+static void clear_bytes(void *p, unsigned long len)
+{
+	asm volatile("rep stosb"
+		     : "+D" (p), "+c" (len)
+		     : "a" (0)
+		     : "memory");
+}
+
+/* Non-temporal: 8-byte movnti, then sfence */
+static void nt_zero(void *p, unsigned long len)
+{
+	u64 *q = p;
+	unsigned long i;
+
+	for (i = 0; i < len / 8; i++)
+		asm volatile("movnti %1, %0" : "=m" (q[i]) : "r" (0ULL));
+	asm volatile("sfence" ::: "memory");
+}
+
+/* A write to @lines lines of each 4 KiB of the block, or to one line */
+static void touch(void *p, unsigned int order, unsigned int lines)
+{
+	unsigned long off, end = PAGE_SIZE << order;
+	unsigned long stride = lines ? PAGE_SIZE / lines : end;
+
+	for (off = 0; off < end; off += stride)
+		WRITE_ONCE(*(u64 *)(p + off), off);
+}
+
+/*
+ * The end of a cycle.  Between two faults the CPU takes an exception and
+ * returns with iret, which serializes: a touch's store miss is paid before
+ * the next fault starts, not hidden in the store buffer behind the next
+ * cycle.  mfence waits for the stores, so cycles do not overlap either.
+ */
+static void end_cycle(void)
+{
+	asm volatile("mfence" ::: "memory");
+}
+
+static void clear_per_page(void *p, unsigned int order)
+{
+	unsigned int i;
+
+	for (i = 0; i < (1U << order); i++)
+		clear_bytes(p + i * PAGE_SIZE, PAGE_SIZE);
+}
+
+static void evict(void)
+{
+	unsigned long i, off;
+
+	for (i = 0; i < nr_evict; i++) {
+		u64 *p = page_address(evict_blk[i]);
+
+		for (off = 0; off < (PAGE_SIZE << EVICT_ORDER) / 8; off += 8)
+			p[off]++;
+		cond_resched();
+	}
+}
+
+static int evict_alloc(struct kunit *test)
+{
+	unsigned long bytes = (unsigned long)llc_kb * 1024 * evict_factor;
+
+	nr_evict = DIV_ROUND_UP(bytes, PAGE_SIZE << EVICT_ORDER);
+	evict_blk = kvcalloc(nr_evict, sizeof(*evict_blk), GFP_KERNEL);
+	if (!evict_blk)
+		return -ENOMEM;
+	for (unsigned long i = 0; i < nr_evict; i++) {
+		evict_blk[i] = alloc_pages(GFP_KERNEL | __GFP_NOWARN,
+					   EVICT_ORDER);
+		if (!evict_blk[i]) {
+			nr_evict = i;
+			return -ENOMEM;
+		}
+	}
+	kunit_info(test, "eviction buffer %lu MiB (%u x LLC %u KiB)\n",
+		   (nr_evict << (EVICT_ORDER + PAGE_SHIFT)) >> 20,
+		   evict_factor, llc_kb);
+	return 0;
+}
+
+static void evict_free(void)
+{
+	while (nr_evict)
+		__free_pages(evict_blk[--nr_evict], EVICT_ORDER);
+	kvfree(evict_blk);
+	evict_blk = NULL;
+}
+
+static void report(const char *src, unsigned int order, unsigned int lines,
+		   unsigned int pass, u64 ns, unsigned long cycles)
+{
+	u64 x10 = div64_u64(ns * 10, cycles);
+
+	pr_info("kscrub-bench: %s order=%u touch=%u pass=%u ns=%llu.%llu\n",
+		src, order, lines, pass, x10 / 10, x10 % 10);
+}
+
+/* The pool: blocks of one order, allocated once per order */
+struct pool {
+	struct page **blk;
+	unsigned long n;
+	unsigned int order;
+};
+
+static int pool_get(struct pool *pl, unsigned int order)
+{
+	pl->order = order;
+	pl->n = ((unsigned long)pool_mb << 20) >> (PAGE_SHIFT + order);
+	pl->blk = kvcalloc(pl->n, sizeof(*pl->blk), GFP_KERNEL);
+	if (!pl->blk)
+		return -ENOMEM;
+	for (unsigned long i = 0; i < pl->n; i++) {
+		pl->blk[i] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
+		if (!pl->blk[i]) {
+			pl->n = i;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void pool_put(struct pool *pl)
+{
+	while (pl->n)
+		__free_pages(pl->blk[--pl->n], pl->order);
+	kvfree(pl->blk);
+}
+
+enum src {
+	HOT_NOCLEAR,	/* just-freed block reused, no clear: the floor */
+	HOT_CLEAR,	/* just-freed block reused, cleared per 4 KiB */
+	HOT_CLEAR_EXT,	/* just-freed block reused, one clear of the extent */
+	COLD_CLEAR,	/* cold dirty block, cleared per 4 KiB */
+	COLD_CLEAR_EXT,	/* cold dirty block, one clear of the extent */
+	COLD_PZ_TEMPORAL, /* cold, zeroed earlier with ordinary stores */
+	COLD_PZ_NT,	/* cold, zeroed earlier with non-temporal stores */
+	NR_SRC,
+};
+
+static const char * const src_name[NR_SRC] = {
+	[HOT_NOCLEAR] = "hot-noclear",
+	[HOT_CLEAR] = "hot-clear",
+	[HOT_CLEAR_EXT] = "hot-clear-extent",
+	[COLD_CLEAR] = "cold-clear",
+	[COLD_CLEAR_EXT] = "cold-clear-extent",
+	[COLD_PZ_TEMPORAL] = "cold-prezeroed-temporal",
+	[COLD_PZ_NT] = "cold-prezeroed-nt",
+};
+
+/*
+ * Hot: the block is allocated, used and freed again and again; the
+ * allocator hands back the block just freed (per-cpu lists are LIFO, and
+ * so is the head of a buddy list), so it is in the cache.
+ */
+static u64 hot_pass(unsigned int order, unsigned int lines, enum src s,
+		    unsigned long cycles)
+{
+	u64 t0 = 0;
+	unsigned long i;
+
+	for (i = 0; i <= cycles; i++) {
+		struct page *page;
+		void *p;
+
+		if (i == 1)	/* the first cycle warms up */
+			t0 = ktime_get_ns();
+		page = alloc_pages(GFP_KERNEL, order);
+		if (!page)
+			return 0;
+		p = page_address(page);
+		if (s == HOT_CLEAR)
+			clear_per_page(p, order);
+		else if (s == HOT_CLEAR_EXT)
+			clear_bytes(p, PAGE_SIZE << order);
+		touch(p, order, lines);
+		end_cycle();
+		__free_pages(page, order);
+	}
+	return ktime_get_ns() - t0;
+}
+
+/* Cold: each block of the pool once, after the cache was flushed */
+static u64 cold_pass(struct pool *pl, unsigned int lines, enum src s)
+{
+	unsigned long i, len = PAGE_SIZE << pl->order;
+	u64 t0;
+
+	for (i = 0; i < pl->n; i++) {
+		void *p = page_address(pl->blk[i]);
+
+		if (s == COLD_PZ_TEMPORAL)
+			clear_per_page(p, pl->order);
+		else if (s == COLD_PZ_NT)
+			nt_zero(p, len);
+		else
+			memset(p, 0x5a, len);
+	}
+	evict();
+	t0 = ktime_get_ns();
+	for (i = 0; i < pl->n; i++) {
+		void *p = page_address(pl->blk[i]);
+
+		if (s == COLD_CLEAR)
+			clear_per_page(p, pl->order);
+		else if (s == COLD_CLEAR_EXT)
+			clear_bytes(p, len);
+		touch(p, pl->order, lines);
+		end_cycle();
+	}
+	return ktime_get_ns() - t0;
+}
+
+/* Every source and touch pattern for blocks of @order */
+static void page_sources(struct kunit *test, unsigned int order)
+{
+	unsigned int ti, pass;
+	struct pool pl;
+	enum src s;
+
+	if (evict_alloc(test)) {
+		evict_free();
+		kunit_skip(test, "no memory for a %u x %u KiB eviction buffer",
+			   evict_factor, llc_kb);
+	}
+	if (pool_get(&pl, order)) {
+		pool_put(&pl);
+		evict_free();
+		kunit_skip(test, "no memory for the order-%u pool", order);
+	}
+	for (ti = 0; ti < ARRAY_SIZE(touches); ti++) {
+		if (!order && !touches[ti])	/* the same as 1 line */
+			continue;
+		for (s = 0; s < NR_SRC; s++) {
+			for (pass = 0; pass < passes; pass++) {
+				u64 ns;
+
+				if (s <= HOT_CLEAR_EXT)
+					ns = hot_pass(order, touches[ti], s,
+						      pl.n);
+				else
+					ns = cold_pass(&pl, touches[ti], s);
+				report(src_name[s], order, touches[ti], pass,
+				       ns, pl.n);
+				cond_resched();
+			}
+		}
+	}
+	pool_put(&pl);
+	evict_free();
+}
+
+/* One case per order, each well within KUnit's timeout */
+static void page_sources_order0(struct kunit *test)
+{
+	page_sources(test, 0);
+}
+
+static void page_sources_order4(struct kunit *test)
+{
+	page_sources(test, 4);
+}
+
+static void page_sources_order9(struct kunit *test)
+{
+	page_sources(test, 9);
+}
+
+/*
+ * The allocator itself, cycles of alloc_pages(__GFP_ZERO) + touch + free,
+ * under the allocation policies a design could choose:
+ *  stock:     no scrubber; the allocator clears the (hot) block it reuses
+ *  today:     the series with zeroed blocks present: a zeroing allocation
+ *             takes a (cold) zeroed block first, even when a hot one was
+ *             just freed
+ *  hot-first: an alternative: take the hot block just freed and clear it
+ *             (timed as a plain allocation + rep stosb), a zeroed block
+ *             only when the per-cpu list is empty; in alloc/free churn the
+ *             list is never empty, so this is the hot path every time
+ * Boot with init_on_alloc=0, so that only __GFP_ZERO clears.
+ */
+static void bench_coalesced(struct page_scrubber *sc, struct zone *zone,
+			    unsigned int order)
+{
+}
+
+static struct page_scrubber bench_scrubber = {
+	.coalesced = bench_coalesced,
+	.order = MAX_PAGE_ORDER,
+};
+
+static u64 prezeroed_events(void)
+{
+	unsigned long *ev = kcalloc(NR_VM_EVENT_ITEMS, sizeof(*ev), GFP_KERNEL);
+	u64 v = 0;
+
+	if (ev) {
+		all_vm_events(ev);
+		v = ev[PGALLOC_PREZEROED];
+		kfree(ev);
+	}
+	return v;
+}
+
+static const gfp_t zero_gfp = GFP_HIGHUSER_MOVABLE | __GFP_ZERO;
+
+/* Zero @mb MiB of free blocks by hand, as kscrubd would, with NT stores */
+static unsigned long make_zeroed(struct zone *zone, unsigned long mb)
+{
+	unsigned long done = 0, want = mb << (20 - PAGE_SHIFT);
+	unsigned int o = MAX_PAGE_ORDER;
+
+	while (done < want) {
+		struct page *page = scrubd_rmpage(zone, o);
+
+		if (!page) {
+			if (!o--)
+				break;
+			continue;
+		}
+		nt_zero(page_address(page), PAGE_SIZE << o);
+		end_zero_page(page, o);
+		done += 1UL << o;
+	}
+	return done;
+}
+
+static u64 policy_pass(unsigned int order, unsigned int lines, bool clear,
+		       gfp_t gfp, unsigned long cycles)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned long i;
+
+	for (i = 0; i < cycles; i++) {
+		struct page *page = alloc_pages(gfp, order);
+		void *p;
+
+		if (!page)
+			return 0;
+		p = page_address(page);
+		if (clear)
+			clear_per_page(p, order);
+		touch(p, order, lines);
+		end_cycle();
+		__free_pages(page, order);
+	}
+	return ktime_get_ns() - t0;
+}
+
+static void allocator_policies(struct kunit *test)
+{
+	struct page *probe = alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
+	unsigned int oi, ti, pass;
+	struct zone *zone;
+
+	KUNIT_ASSERT_NOT_NULL(test, probe);
+	zone = page_zone(probe);
+	__free_pages(probe, 0);
+	if (want_init_on_alloc(GFP_KERNEL))
+		kunit_skip(test, "boot with init_on_alloc=0");
+
+	if (evict_alloc(test)) {
+		evict_free();
+		kunit_skip(test, "no memory for the eviction buffer");
+	}
+	for (oi = 0; oi < ARRAY_SIZE(orders); oi++) {
+		unsigned long cycles = ((unsigned long)pool_mb << 20) >>
+				       (PAGE_SHIFT + orders[oi]);
+
+		for (ti = 0; ti < ARRAY_SIZE(touches); ti++) {
+			if (!orders[oi] && !touches[ti])
+				continue;
+			for (pass = 0; pass < passes; pass++) {
+				u64 ns;
+
+				/* warm: the block reused is hot */
+				policy_pass(orders[oi], touches[ti], false,
+					    zero_gfp, 1);
+				ns = policy_pass(orders[oi], touches[ti], false,
+						 zero_gfp, cycles);
+				report("alloc-stock", orders[oi], touches[ti],
+				       pass, ns, cycles);
+				policy_pass(orders[oi], touches[ti], true,
+					    GFP_HIGHUSER_MOVABLE, 1);
+				ns = policy_pass(orders[oi], touches[ti], true,
+						 GFP_HIGHUSER_MOVABLE, cycles);
+				report("alloc-hot-first", orders[oi],
+				       touches[ti], pass, ns, cycles);
+			}
+		}
+	}
+
+	if (page_scrubber_register(&bench_scrubber)) {
+		evict_free();
+		kunit_skip(test, "another scrubber is registered");
+	}
+	for (oi = 0; oi < ARRAY_SIZE(orders); oi++) {
+		unsigned long cycles = ((unsigned long)pool_mb << 20) >>
+				       (PAGE_SHIFT + orders[oi]);
+
+		for (ti = 0; ti < ARRAY_SIZE(touches); ti++) {
+			if (!orders[oi] && !touches[ti])
+				continue;
+			for (pass = 0; pass < passes; pass++) {
+				unsigned long got;
+				u64 ns, served;
+
+				/* twice what the pass takes, all cold */
+				got = make_zeroed(zone, 2 * pool_mb);
+				evict();
+				served = prezeroed_events();
+				ns = policy_pass(orders[oi], touches[ti], false,
+						 zero_gfp, cycles);
+				served = prezeroed_events() - served;
+				pr_info("kscrub-bench-served: order=%u touch=%u pass=%u served=%llu of=%lu zeroed=%lu\n",
+					orders[oi], touches[ti], pass, served,
+					cycles << orders[oi], got);
+				report("alloc-today", orders[oi], touches[ti],
+				       pass, ns, cycles);
+				cond_resched();
+			}
+		}
+	}
+	page_scrubber_unregister(&bench_scrubber);
+	evict_free();
+}
+
+static struct kunit_case bench_cases[] = {
+	KUNIT_CASE_SLOW(page_sources_order0),
+	KUNIT_CASE_SLOW(page_sources_order4),
+	KUNIT_CASE_SLOW(page_sources_order9),
+	KUNIT_CASE_SLOW(allocator_policies),
+	{}
+};
+
+static struct kunit_suite bench_suite = {
+	.name = "prezero_bench",
+	.test_cases = bench_cases,
+};
+
+kunit_test_suite(bench_suite);
+
+MODULE_DESCRIPTION("Native cost of a page by where it came from (for UML)");
+MODULE_LICENSE("GPL");

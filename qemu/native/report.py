@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make native's report: userspace/results/native.md and native.dat
+(for native.gp) from the UML microbenchmark logs (bench-N.log) and the
+host faultbench runs (faults-N.txt), one of each per run."""
+import argparse
+import os
+import platform
+import re
+import statistics
+import subprocess
+
+SERVED = re.compile(r'kscrub-bench-served: order=(\d+) touch=(\d+) '
+                    r'pass=\d+ served=(\d+) of=(\d+)')
+BENCH = re.compile(r'kscrub-bench: (\S+) order=(\d+) touch=(\d+) '
+                   r'pass=\d+ ns=([\d.]+)')
+SOURCES = ['hot-noclear', 'hot-clear', 'hot-clear-extent', 'cold-clear',
+           'cold-clear-extent', 'cold-prezeroed-temporal',
+           'cold-prezeroed-nt']
+POLICIES = ['alloc-stock', 'alloc-hot-first', 'alloc-today']
+WHAT = {
+    'hot-noclear': 'hot (just freed, LIFO reuse), no clear: the floor',
+    'hot-clear': 'hot, cleared per 4 KiB (`rep stosb`, as clear_page)',
+    'hot-clear-extent': 'hot, one `rep stosb` over the block',
+    'cold-clear': 'cold dirty, cleared per 4 KiB: stock fault path',
+    'cold-clear-extent': 'cold dirty, one clear of the extent',
+    'cold-prezeroed-temporal': 'cold, prezeroed earlier with ordinary stores',
+    'cold-prezeroed-nt': 'cold, prezeroed earlier with `movnti`: kscrubd',
+    'alloc-stock': 'no scrubber: `alloc_pages(__GFP_ZERO)` clears the '
+                   'hot block it reuses (UML\'s clear_page, a memset)',
+    'alloc-hot-first': 'alternative: hot block first, cleared '
+                       '(`alloc_pages()` + `rep stosb`)',
+    'alloc-today': 'today\'s series: zeroed block first, cold, even '
+                   'with a hot one just freed',
+}
+# workload: (faultbench key, order, touch, label)
+WORKLOADS = [
+    ('4k-1', 0, 1, '4 KiB, one line'),
+    ('4k-64', 0, 64, '4 KiB, every line'),
+    ('thp-1', 9, 0, 'THP, one touch'),
+    ('thp-64', 9, 64, 'THP, every line'),
+]
+
+
+def touch_name(t):
+    return 'one line per block' if t == 0 else f'{t} per 4 KiB'
+
+
+def parse_bench(path):
+    d = {}
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = SERVED.search(line)
+            if m:
+                k = ('served', int(m.group(1)), int(m.group(2)))
+                d.setdefault(k, []).append(100.0 * int(m.group(3)) /
+                                           int(m.group(4)))
+                continue
+            m = BENCH.search(line)
+            if m:
+                k = (m.group(1), int(m.group(2)), int(m.group(3)))
+                d.setdefault(k, []).append(float(m.group(4)))
+    return d
+
+
+def parse_faults(path):
+    d = {}
+    with open(path) as f:
+        for line in f:
+            kv = dict(x.split('=', 1) for x in line.split() if '=' in x)
+            if 'workload' not in kv:
+                continue
+            pages = int(kv['pages'])
+            faults = pages / 512 if kv['workload'].startswith('thp') \
+                else pages
+            ns = float(kv['wall_s']) * 1e9 / faults
+            d.setdefault(kv['workload'], []).append(ns)
+            d.setdefault(kv['workload'] + ':thp', []).append(
+                int(kv.get('thp_fault_alloc', '-1')) / max(faults, 1))
+    return d
+
+
+def med(v):
+    return statistics.median(v)
+
+
+def spread(v):
+    """interquartile range, as % of the median"""
+    m = med(v)
+    if len(v) < 4 or not m:
+        return 100.0 * (max(v) - min(v)) / m if m else 0.0
+    q = statistics.quantiles(v, n=4)
+    return 100.0 * (q[2] - q[0]) / m
+
+
+def outlier(v):
+    """the pass farthest from the median, as % of the median"""
+    m = med(v)
+    return 100.0 * max(abs(x - m) for x in v) / m if m else 0.0
+
+
+def cpu_model():
+    try:
+        out = subprocess.run(['lscpu'], capture_output=True,
+                             text=True).stdout
+    except OSError:
+        return platform.processor()
+    f = dict(line.split(':', 1) for line in out.splitlines()
+             if ':' in line)
+    g = {k.strip(): v.strip() for k, v in f.items()}
+    return (f"{g.get('Model name', '?')} (family {g.get('CPU family', '?')}, "
+            f"model {g.get('Model', '?')}, {g.get('CPU(s)', '?')} CPUs, "
+            f"{g.get('Hypervisor vendor', 'virtualised') if 'hypervisor' in g.get('Flags', '') else 'bare metal'})")
+
+
+def fmt(v):
+    if v >= 1000:
+        return f'{v:,.0f}'
+    return f'{v:.1f}'
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--llc-kb', type=int, required=True)
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--bench', nargs='+', required=True)
+    ap.add_argument('--faults', nargs='+', required=True)
+    ap.add_argument('--note', action='append', default=[],
+                    help='a paragraph for the top of the report')
+    a = ap.parse_args()
+    bench = [parse_bench(p) for p in a.bench]
+    faults = [parse_faults(p) for p in a.faults]
+    nr = len(bench)
+    L = []
+    w = L.append
+    worst = []
+
+    def runs_cells(get):
+        cells, meds = [], []
+        for r in range(nr):
+            v = get(r)
+            if not v:
+                cells.append('-')
+                continue
+            meds.append(med(v))
+            cells.append(f'{fmt(med(v))} ({spread(v):.0f}%, '
+                         f'{outlier(v):.0f}%)')
+        diff = ''
+        if len(meds) >= 2 and min(meds) > 0:
+            dd = 100.0 * (max(meds) - min(meds)) / min(meds)
+            diff = f'{dd:.1f}%'
+            worst.append(dd)
+        return cells, diff
+
+    w('# Native evidence: the host CPU, not TCG')
+    w('')
+    w('Written by `make native` (`qemu/native/`).  Host CPU: '
+      f'**{cpu_model()}**; host kernel {platform.release()} (stock, '
+      'nothing loaded into it).  The microbenchmark runs in a User-mode '
+      'Linux kernel (`ARCH=um`, the same 6.12 tree and series, `-O2`) on '
+      'that CPU; `faultbench` runs on the host kernel from userspace.')
+    w('')
+    for n in a.note:
+        w(n)
+        w('')
+    w(f'Cold means out of the cache: before every timed pass of a cold '
+      f'source a buffer of 4 x the host\'s last-level cache as the CPU '
+      f'reports it ({a.llc_kb} KiB, so {4 * a.llc_kb // 1024} MiB) is '
+      'written line by line with ordinary stores, and each block of the '
+      'pass (128 MiB of them) is used once.  Hot means the block just '
+      'freed, reused at once (per-cpu lists and buddy heads are LIFO).')
+    w('')
+    w('Every figure: median of the passes of a run (11), ns '
+      'per cycle (one block of 2^order pages), then in brackets the '
+      'interquartile range of the passes and the pass farthest from the '
+      'median, both as % of the median (a timer tick or a host task now '
+      'and then lands in a pass; the median does not move); "runs" is '
+      'the difference between the two runs\' medians.  A cycle is: get the block, clear it or not, write the '
+      'touched lines (1, 8 or 64 per 4 KiB, or one line per block).')
+    w('')
+    hdr = '| order | touch | source | ' + ' | '.join(
+        f'run {r + 1}: ns (IQR, worst)' for r in range(nr)) + ' | runs |'
+    sep = '|---|---|---|' + '---:|' * nr + '---:|'
+    w('## Page sources (UML, measured natively)')
+    w('')
+    for s in SOURCES:
+        w(f'- `{s}`: {WHAT[s]}')
+    w('')
+    w(hdr)
+    w(sep)
+    keys = sorted({k for b in bench for k in b if k[0] in SOURCES},
+                  key=lambda k: (k[1], k[2], SOURCES.index(k[0])))
+    for k in keys:
+        cells, diff = runs_cells(lambda r: bench[r].get(k))
+        w(f'| {k[1]} | {touch_name(k[2])} | {k[0]} | ' +
+          ' | '.join(cells) + f' | {diff} |')
+    w('')
+    w('## The allocator under each policy (UML, measured natively)')
+    w('')
+    w('Cycles of allocate + touch + free in a loop (churn), booted with '
+      '`init_on_alloc=0` so only `__GFP_ZERO` clears.')
+    w('')
+    for s in POLICIES:
+        w(f'- `{s}`: {WHAT[s]}')
+    w('')
+    w(hdr)
+    w(sep)
+    keys = sorted({k for b in bench for k in b if k[0] in POLICIES},
+                  key=lambda k: (k[1], k[2], POLICIES.index(k[0])))
+    for k in keys:
+        cells, diff = runs_cells(lambda r: bench[r].get(k))
+        w(f'| {k[1]} | {touch_name(k[2])} | {k[0]} | ' +
+          ' | '.join(cells) + f' | {diff} |')
+    w('')
+    w('Pages `alloc-today` got prezeroed (`pgalloc_prezeroed`), median % '
+      'per run: ' + '; '.join(
+          f'order {k[1]} {touch_name(k[2])}: ' + ' / '.join(
+              f'{med(bench[r][k]):.0f}%' for r in range(nr)
+              if bench[r].get(k))
+          for k in sorted({k for b in bench for k in b
+                           if k[0] == 'served'})) + '.')
+    w('')
+    w('## Faults on the host\'s stock kernel (measured natively)')
+    w('')
+    w('`faultbench -r 3 -k` (mmap, touch, munmap three times in one '
+      'process), 5 runs after one warm-up run, 256 MiB (1 GiB for THP '
+      'one touch); `-N` (MADV_NOHUGEPAGE) for 4 KiB, `-H` '
+      '(MADV_HUGEPAGE; the host\'s THP setting is "madvise") for THP.  ns '
+      'per fault: wall time / faults (a THP fault maps 2 MiB).')
+    w('')
+    w('| workload | ' + ' | '.join(
+        f'run {r + 1}: ns/fault (IQR, worst)' for r in range(nr)) +
+      ' | runs | THP faults / expected |')
+    w('|---|' + '---:|' * nr + '---:|---:|')
+    for key, _, _, label in WORKLOADS:
+        cells, diff = runs_cells(lambda r: faults[r].get(key))
+        thp = faults[0].get(key + ':thp', [-1])
+        thp = f'{med(thp):.2f}' if key.startswith('thp') else '-'
+        w(f'| {label} (`{key}`) | ' + ' | '.join(cells) +
+          f' | {diff} | {thp} |')
+    w('')
+    w('## Projected native speed-up of today\'s series (PROJECTED)')
+    w('')
+    w('Not measured: a projection from the measurements above.  For each '
+      'workload, with F the stock kernel\'s ns per fault, C the UML '
+      'microbenchmark\'s ns per cycle for the same order and touch '
+      'pattern:')
+    w('')
+    w('    projected = F - clear saved + extra miss cost')
+    w('              = F - (C[cold-clear] - C[floor]) + '
+      '(C[cold-prezeroed-nt] - C[floor])')
+    w('              = F - C[cold-clear] + C[cold-prezeroed-nt]')
+    w('')
+    w('(the floor, what touching costs anyway, cancels).  The stock '
+      'kernel\'s page is taken as cold and dirty (C[cold-clear]), or '
+      'as hot, just freed (C[hot-clear], the "if hot" columns); the '
+      'series hands out a cold zeroed page in both.  The two bound the '
+      'truth: the microbenchmark\'s cold is harsh (the cache is full of '
+      'dirty lines from the eviction buffer, so every line a clear '
+      'allocates writes one back), while `faultbench` reuses its own '
+      '256 MiB region, partly still cached and clean.  Where '
+      'C[cold-clear] exceeds F itself (THP, every line) the cold '
+      'projection is too optimistic; read the "if hot" column as the '
+      'floor of the speed-up.  Each run is projected from its own '
+      'measurements.')
+    w('')
+    w('| workload | F stock ns | C cold-clear | C cold-prezeroed-nt | '
+      '**projected ns** | **projected speed-up** | if hot: projected ns | '
+      'if hot: speed-up |')
+    w('|---|---:|---:|---:|---:|---:|---:|---:|')
+    proj = []
+    for key, order, t, label in WORKLOADS:
+        for r in range(nr):
+            fv = faults[r].get(key) if r < len(faults) else None
+            cc = bench[r].get(('cold-clear', order, t))
+            cp = bench[r].get(('cold-prezeroed-nt', order, t))
+            hc = bench[r].get(('hot-clear', order, t))
+            if not (fv and cc and cp and hc):
+                continue
+            F, CC, CP, HC = med(fv), med(cc), med(cp), med(hc)
+            p, ph = F - CC + CP, F - HC + CP
+            proj.append((label, r, F, p, ph))
+            w(f'| {label}, run {r + 1} | {fmt(F)} | {fmt(CC)} | '
+              f'{fmt(CP)} | **{fmt(p)}** (projected) | '
+              f'**{F / p:.2f}x** (projected) | {fmt(ph)} (projected) | '
+              f'{F / ph:.2f}x (projected) |')
+    w('')
+    slower = sorted({lab for lab, r, F, p, ph in proj if p > F})
+    slower_hot = sorted({lab for lab, r, F, p, ph in proj if ph > F})
+    w('Projected slower than stock: ' +
+      (', '.join(slower) if slower else 'none') +
+      '; with a hot page in stock: ' +
+      (', '.join(slower_hot) if slower_hot else 'none') + '.')
+    w('')
+    w(f'Largest difference between the two runs\' medians over every '
+      f'measured row: {max(worst) if worst else 0:.1f}% '
+      f'({sum(1 for x in worst if x > 10)} of {len(worst)} rows over 10%).')
+    w('')
+    w('![native](native.png)')
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, 'native.md'), 'w') as f:
+        f.write('\n'.join(L) + '\n')
+    # ns per 4 KiB, run 1 and run 2, for the plot
+    with open(os.path.join(a.out, 'native.dat'), 'w') as f:
+        f.write('# workload ' + ' '.join(
+            f'{s}_r{r + 1}' for s in SOURCES[1:] for r in range(nr)) +
+            '  (ns per 4 KiB)\n')
+        for key, order, t, label in WORKLOADS:
+            row = [f'"{label}"']
+            for s in SOURCES[1:]:
+                for r in range(nr):
+                    v = bench[r].get((s, order, t))
+                    row.append(f'{med(v) / (1 << order):.2f}' if v
+                               else 'NaN')
+            f.write(' '.join(row) + '\n')
+    print('\n'.join(L))
+
+
+if __name__ == '__main__':
+    main()
