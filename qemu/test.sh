@@ -57,8 +57,15 @@ check_checkpatch() {
 		local arg=()
 		if [ "$1" = -f ]; then arg=(-f "$2"); shift 2; else arg=("$1"); shift; fi
 		# CHECKs (--strict) are shown; ERRORs and WARNINGs fail.
+		# A stable backport opens with "commit <sha> upstream.", a
+		# form checkpatch's GIT_COMMIT_ID does not know, and names
+		# upstream commits that no history here can look up
+		# (UNKNOWN_COMMIT_ID, or GIT_COMMIT_ID without a .git).
+		local ign=FILE_PATH_CHANGES,SPDX_LICENSE_TAG
+		grep -qE '^commit [0-9a-f]{40} upstream\.$' "${arg[-1]}" &&
+			ign=$ign,GIT_COMMIT_ID,UNKNOWN_COMMIT_ID
 		perl "$cp" --strict --no-tree --quiet --no-summary \
-			--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG "${arg[@]}" \
+			--ignore "$ign" "${arg[@]}" \
 			> "$out/checkpatch.log" 2>/dev/null
 		if grep -qE '^(ERROR|WARNING):' "$out/checkpatch.log"; then
 			errs=$((errs + 1))
