@@ -7,6 +7,9 @@
 #include <linux/mmzone.h>
 #include <linux/wait.h>
 
+struct dentry;
+struct seq_file;
+
 enum kscrub_engine_id {
 	KSCRUB_ENGINE_CLEAR,	/* the kernel's clear_page() */
 	KSCRUB_ENGINE_NT,	/* movntdq: leaves the cache alone */
@@ -86,9 +89,12 @@ int kscrub_engine_lookup(const char *name);
 void kscrub_cpu_zero(unsigned int id, void *addr, unsigned long len);
 
 /* zero_driver.c */
-int kscrub_driver_zero(struct kscrubd_node *kn, void *addr, unsigned long len);
-bool kscrub_drivers_registered(void);
+int kscrub_driver_zero(struct kscrubd_node *kn, int nid, void *addr,
+		       unsigned long len);
 void kscrub_drivers_show(struct seq_file *m);
+
+/* zero_driver_bench.c */
+void kscrub_driver_bench_init(struct dentry *dir);
 
 /* kscrubd_stats.c */
 extern atomic64_t kscrub_verified_pages;

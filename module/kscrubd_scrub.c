@@ -57,7 +57,7 @@ static void zero_block(struct kscrubd_node *kn, struct page *page,
 	u64 t0 = ktime_get_ns(), t1;
 	int ret;
 
-	ret = kscrub_driver_zero(kn, addr, len);
+	ret = kscrub_driver_zero(kn, kn->nid, addr, len);
 	t1 = ktime_get_ns();
 	if (ret) {
 		if (ret != -ENODEV)

@@ -89,6 +89,7 @@ int kscrubd_stats_init(void)
 	debugfs_create_file("stats", 0444, kscrub_debugfs, NULL, &stats_fops);
 	debugfs_create_file("drivers", 0444, kscrub_debugfs, NULL,
 			    &drivers_fops);
+	kscrub_driver_bench_init(kscrub_debugfs);
 	return 0;
 }
 
