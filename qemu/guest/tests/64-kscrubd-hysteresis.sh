@@ -105,7 +105,8 @@ echo "after freeing $big MiB: $(shares)"
 echo 70 > $v/scrub_low_pct
 settle "woken below the low mark"
 echo "after a wake-up: $(shares)"
-every_node_at_least "restarted by freed memory" 82
+# A node may sit anywhere between the marks now; none is left below low
+every_node_at_least "after a wake-up, at least the low mark" 70
 
 # Rate cap: 4096 pages (16 MiB) a second per node, against the GB/s
 # kscrubd zeroes uncapped; the bound allows a block per node of slack
