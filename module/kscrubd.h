@@ -7,6 +7,9 @@
 #include <linux/mmzone.h>
 #include <linux/wait.h>
 
+struct dentry;
+struct seq_file;
+
 enum kscrub_engine_id {
 	KSCRUB_ENGINE_CLEAR,	/* the kernel's clear_page() */
 	KSCRUB_ENGINE_NT,	/* movntdq: leaves the cache alone */
@@ -30,6 +33,8 @@ struct kscrubd_stats {
 	u64 driver_refused;
 	u64 driver_failed;
 	u64 driver_lost_ns;	/* waiting for drivers that then failed */
+	u64 held;		/* wake-ups left alone above the low mark */
+	u64 paced_ns;		/* slept to keep within vm.scrub_rate */
 };
 
 /* Allocated for every possible node; a thread runs while it has memory */
@@ -39,6 +44,11 @@ struct kscrubd_node {
 	wait_queue_head_t wait;
 	struct irq_work wake_work;
 	unsigned long pending;		/* bit 0: work to do */
+	bool above_high;	/* reached the high mark: wait for the low */
+	/* vm.scrub_rate pacing: pages zeroed since pace_t0 at pace_rate */
+	u64 pace_t0;
+	u64 pace_pages;
+	unsigned int pace_rate;
 	struct kscrubd_stats stats;
 };
 
@@ -57,6 +67,9 @@ extern unsigned int kscrub_load;
 extern unsigned int kscrub_enabled;
 extern unsigned int kscrub_verify;
 extern unsigned int kscrub_engine;
+extern unsigned int kscrub_high_pct;
+extern unsigned int kscrub_low_pct;
+extern unsigned int kscrub_rate;
 
 int kscrubd_sysctl_init(void);
 void kscrubd_sysctl_exit(void);
@@ -74,11 +87,18 @@ enum kscrubd_pass_end kscrubd_why_stop(unsigned int enabled,
 long kscrubd_next_timeout(enum kscrubd_pass_end end);
 int kscrubd_parse_timeout_ms(const char *val, unsigned int *ms);
 bool kscrubd_driver_rate_ok(unsigned long rate);
+bool kscrubd_reached_high(unsigned long zeroed, unsigned long zeroable,
+			  unsigned int high_pct);
+bool kscrubd_below_low(unsigned long zeroed, unsigned long zeroable,
+		       unsigned int low_pct);
+bool kscrubd_marks_ok(unsigned int low_pct, unsigned int high_pct);
+u64 kscrubd_rate_delay(u64 pages, u64 elapsed_ns, unsigned int rate);
 
 /* kscrubd_scrub.c */
 enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn);
 enum kscrubd_pass_end kscrubd_may_run(void);
-unsigned long kscrubd_dirty_pages(int nid);
+void kscrubd_node_pages(int nid, unsigned long *zeroable,
+			unsigned long *zeroed);
 
 /* zero_engine.c */
 const char *kscrub_engine_name(unsigned int id);
@@ -86,9 +106,12 @@ int kscrub_engine_lookup(const char *name);
 void kscrub_cpu_zero(unsigned int id, void *addr, unsigned long len);
 
 /* zero_driver.c */
-int kscrub_driver_zero(struct kscrubd_node *kn, void *addr, unsigned long len);
-bool kscrub_drivers_registered(void);
+int kscrub_driver_zero(struct kscrubd_node *kn, int nid, void *addr,
+		       unsigned long len);
 void kscrub_drivers_show(struct seq_file *m);
+
+/* zero_driver_bench.c */
+void kscrub_driver_bench_init(struct dentry *dir);
 
 /* kscrubd_stats.c */
 extern atomic64_t kscrub_verified_pages;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of kscrubd's decisions: when a pass may run, when the thread
- * looks again, which knob values it takes.  The code under test is
+ * looks again, the hysteresis marks and the rate cap, which knob values it
+ * takes.  The code under test is
  * compiled in from kscrubd_policy.c, as mm/damon's tests include theirs,
  * so the suite needs no exported symbol and does not start kscrubd.
  */
@@ -81,6 +82,63 @@ static void driver_rate_floor(struct kunit *test)
 	KUNIT_EXPECT_LE(test, (PAGE_SIZE << MAX_PAGE_ORDER) / 1000000UL, 8UL);
 }
 
+/* FreeBSD's marks: zero up to 4/5 of free memory, restart below 2/3 */
+static void hysteresis_marks(struct kunit *test)
+{
+	/* 1000 pages zeroable: the pass goes on below 800 zeroed */
+	KUNIT_EXPECT_FALSE(test, kscrubd_reached_high(799, 1000, 80));
+	KUNIT_EXPECT_TRUE(test, kscrubd_reached_high(800, 1000, 80));
+	/* Between the marks a wake-up changes nothing */
+	KUNIT_EXPECT_FALSE(test, kscrubd_below_low(700, 1000, 66));
+	KUNIT_EXPECT_FALSE(test, kscrubd_below_low(660, 1000, 66));
+	KUNIT_EXPECT_TRUE(test, kscrubd_below_low(659, 1000, 66));
+	/* The default: everything, and any wake-up restarts */
+	KUNIT_EXPECT_FALSE(test, kscrubd_reached_high(999, 1000, 100));
+	KUNIT_EXPECT_TRUE(test, kscrubd_reached_high(1000, 1000, 100));
+	KUNIT_EXPECT_TRUE(test, kscrubd_below_low(999, 1000, 0));
+	KUNIT_EXPECT_TRUE(test, kscrubd_below_low(1000, 1000, 0));
+	/* An empty node has nothing to do */
+	KUNIT_EXPECT_TRUE(test, kscrubd_reached_high(0, 0, 100));
+	KUNIT_EXPECT_FALSE(test, kscrubd_below_low(0, 0, 50));
+	/* No overflow on a node with 2^40 pages */
+	KUNIT_EXPECT_FALSE(test, kscrubd_reached_high(1UL << 39, 1UL << 40, 80));
+	KUNIT_EXPECT_TRUE(test, kscrubd_below_low(1UL << 39, 1UL << 40, 66));
+}
+
+static void marks_bounds(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, kscrubd_marks_ok(66, 80));
+	KUNIT_EXPECT_TRUE(test, kscrubd_marks_ok(0, 100));
+	KUNIT_EXPECT_TRUE(test, kscrubd_marks_ok(99, 100));
+	KUNIT_EXPECT_TRUE(test, kscrubd_marks_ok(0, 1));
+	KUNIT_EXPECT_FALSE(test, kscrubd_marks_ok(80, 80));
+	KUNIT_EXPECT_FALSE(test, kscrubd_marks_ok(81, 80));
+	KUNIT_EXPECT_FALSE(test, kscrubd_marks_ok(0, 0));
+	KUNIT_EXPECT_FALSE(test, kscrubd_marks_ok(50, 101));
+}
+
+/* vm.scrub_rate: pages are due at rate per second from the start */
+static void rate_cap(struct kunit *test)
+{
+	/* No cap */
+	KUNIT_EXPECT_EQ(test, kscrubd_rate_delay(1 << 20, 0, 0), 0ULL);
+	/* 1024 pages at 1024/s are due after a second */
+	KUNIT_EXPECT_EQ(test, kscrubd_rate_delay(1024, 0, 1024),
+			(u64)NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, kscrubd_rate_delay(1024, NSEC_PER_SEC / 4, 1024),
+			(u64)NSEC_PER_SEC * 3 / 4);
+	KUNIT_EXPECT_EQ(test, kscrubd_rate_delay(1024, NSEC_PER_SEC, 1024),
+			0ULL);
+	/* Behind the rate: no wait, and no credit beyond it */
+	KUNIT_EXPECT_EQ(test, kscrubd_rate_delay(10, 5 * NSEC_PER_SEC, 1024),
+			0ULL);
+	/* A 4 MiB block at one page a second, without overflow */
+	KUNIT_EXPECT_EQ(test, kscrubd_rate_delay(1024, 0, 1),
+			1024ULL * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, kscrubd_rate_delay(1ULL << 32, 0, 100000000),
+			div_u64((1ULL << 32) * NSEC_PER_SEC, 100000000));
+}
+
 static struct kunit_case kscrubd_policy_cases[] = {
 	KUNIT_CASE(may_run_when_idle),
 	KUNIT_CASE(loaded_pass_is_retried),
@@ -88,6 +146,9 @@ static struct kunit_case kscrubd_policy_cases[] = {
 	KUNIT_CASE(switched_off_sleeps),
 	KUNIT_CASE(driver_timeout_bounds),
 	KUNIT_CASE(driver_rate_floor),
+	KUNIT_CASE(hysteresis_marks),
+	KUNIT_CASE(marks_bounds),
+	KUNIT_CASE(rate_cap),
 	{}
 };
 

@@ -7,6 +7,7 @@
  */
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/sched/loadavg.h>
 
@@ -87,4 +88,50 @@ int kscrubd_parse_timeout_ms(const char *val, unsigned int *ms)
 bool kscrubd_driver_rate_ok(unsigned long rate)
 {
 	return rate >= KSCRUBD_DRIVER_MIN_RATE;
+}
+
+/*
+ * Hysteresis, after FreeBSD's and DragonFly's idle zeroing (4/5 and 2/3):
+ * a pass zeroes until @high_pct percent of the free memory it can zero
+ * (blocks of order >= vm.scrub_stop) is zeroed, and a thread that got
+ * there leaves wake-ups alone until the share falls below @low_pct.  An
+ * empty node has reached every mark.
+ */
+bool kscrubd_reached_high(unsigned long zeroed, unsigned long zeroable,
+			  unsigned int high_pct)
+{
+	return (u64)zeroed * 100 >= (u64)zeroable * high_pct;
+}
+
+/* @low_pct 0: no low mark, any wake-up below the high mark restarts */
+bool kscrubd_below_low(unsigned long zeroed, unsigned long zeroable,
+		       unsigned int low_pct)
+{
+	if (!low_pct)
+		return true;
+	return (u64)zeroed * 100 < (u64)zeroable * low_pct;
+}
+
+/* vm.scrub_low_pct and vm.scrub_high_pct: 0 <= low < high <= 100 */
+bool kscrubd_marks_ok(unsigned int low_pct, unsigned int high_pct)
+{
+	return high_pct <= 100 && low_pct < high_pct;
+}
+
+/**
+ * kscrubd_rate_delay - how long to wait before zeroing more
+ * @pages: pages zeroed since @elapsed_ns ago
+ * @elapsed_ns: time since the pacing started
+ * @rate: vm.scrub_rate, pages per second; 0 for no cap
+ *
+ * Return: nanoseconds until @pages are within @rate, 0 if they are.
+ */
+u64 kscrubd_rate_delay(u64 pages, u64 elapsed_ns, unsigned int rate)
+{
+	u64 due;
+
+	if (!rate)
+		return 0;
+	due = div_u64(pages * NSEC_PER_SEC, rate);
+	return due > elapsed_ns ? due - elapsed_ns : 0;
 }

@@ -57,7 +57,7 @@ static void zero_block(struct kscrubd_node *kn, struct page *page,
 	u64 t0 = ktime_get_ns(), t1;
 	int ret;
 
-	ret = kscrub_driver_zero(kn, addr, len);
+	ret = kscrub_driver_zero(kn, kn->nid, addr, len);
 	t1 = ktime_get_ns();
 	if (ret) {
 		if (ret != -ENODEV)
@@ -70,6 +70,84 @@ static void zero_block(struct kscrubd_node *kn, struct page *page,
 	kn->stats.engine[id].ns += ktime_get_ns() - t0;
 }
 
+/*
+ * Free pages in blocks of order >= vm.scrub_stop, what kscrubd can zero,
+ * and how many of them are zeroed; racily
+ */
+void kscrubd_node_pages(int nid, unsigned long *zeroable,
+			unsigned long *zeroed)
+{
+	pg_data_t *pgdat = NODE_DATA(nid);
+	unsigned int order;
+	int z;
+
+	*zeroable = 0;
+	*zeroed = 0;
+	for (z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+
+		if (!populated_zone(zone))
+			continue;
+		for (order = READ_ONCE(kscrub_stop_order);
+		     order < NR_PAGE_ORDERS; order++) {
+			struct free_area *area = &zone->free_area[order];
+			unsigned long n = READ_ONCE(area->nr_free);
+
+			*zeroable += n << order;
+			*zeroed += min(n, READ_ONCE(area->nr_zeroed)) << order;
+		}
+	}
+}
+
+static bool node_reached_high(int nid)
+{
+	unsigned long zeroable, zeroed;
+
+	kscrubd_node_pages(nid, &zeroable, &zeroed);
+	return kscrubd_reached_high(zeroed, zeroable,
+				    READ_ONCE(kscrub_high_pct));
+}
+
+/* A wake-up restarts a node that reached the high mark below the low one */
+static bool node_may_restart(int nid)
+{
+	unsigned long zeroable, zeroed;
+
+	kscrubd_node_pages(nid, &zeroable, &zeroed);
+	return kscrubd_below_low(zeroed, zeroable, READ_ONCE(kscrub_low_pct));
+}
+
+/*
+ * Keep the pass within vm.scrub_rate pages per second: sleep until the
+ * pages zeroed since pacing began are due, a tenth of a second at a time
+ * so that a stop, a freeze or a new rate is seen.  A new rate paces from
+ * now, not from what was zeroed before it.
+ */
+static void pace(struct kscrubd_node *kn, unsigned long pages)
+{
+	unsigned int rate = READ_ONCE(kscrub_rate);
+	u64 delay, t;
+
+	if (rate != kn->pace_rate) {
+		kn->pace_rate = rate;
+		kn->pace_t0 = ktime_get_ns();
+		kn->pace_pages = 0;
+	}
+	kn->pace_pages += pages;
+	for (;;) {
+		t = ktime_get_ns();
+		delay = kscrubd_rate_delay(kn->pace_pages, t - kn->pace_t0,
+					   rate);
+		if (!delay || should_stop())
+			break;
+		delay = min_t(u64, delay, NSEC_PER_SEC / 10);
+		schedule_timeout_idle(max(1UL, nsecs_to_jiffies(delay)));
+		kn->stats.paced_ns += ktime_get_ns() - t;
+		if (READ_ONCE(kscrub_rate) != rate)
+			break;
+	}
+}
+
 static unsigned long scrub_zone_order(struct kscrubd_node *kn,
 				      struct zone *zone, unsigned int order)
 {
@@ -77,13 +155,15 @@ static unsigned long scrub_zone_order(struct kscrubd_node *kn,
 	struct page *page;
 
 	while (zone_has_dirty_blocks(zone, order) &&
-	       zone_has_room(zone, order) && !should_stop()) {
+	       zone_has_room(zone, order) && !should_stop() &&
+	       !node_reached_high(kn->nid)) {
 		page = scrubd_rmpage(zone, order);
 		if (!page)
 			break;
 		zero_block(kn, page, order);
 		end_zero_page(page, order);
 		pages += 1UL << order;
+		pace(kn, 1UL << order);
 		cond_resched();
 	}
 	return pages;
@@ -117,32 +197,6 @@ static void engines_used(char *buf, size_t size, struct kscrubd_stats *s,
 	}
 }
 
-/* Free pages in not-zeroed blocks of order >= vm.scrub_stop, racily */
-unsigned long kscrubd_dirty_pages(int nid)
-{
-	pg_data_t *pgdat = NODE_DATA(nid);
-	unsigned long pages = 0;
-	unsigned int order;
-	int z;
-
-	for (z = 0; z < MAX_NR_ZONES; z++) {
-		struct zone *zone = &pgdat->node_zones[z];
-
-		if (!populated_zone(zone))
-			continue;
-		for (order = READ_ONCE(kscrub_stop_order);
-		     order < NR_PAGE_ORDERS; order++) {
-			struct free_area *area = &zone->free_area[order];
-			long n = READ_ONCE(area->nr_free) -
-				 READ_ONCE(area->nr_zeroed);
-
-			if (n > 0)
-				pages += n << order;
-		}
-	}
-	return pages;
-}
-
 /**
  * kscrubd_scrub_node - one pass over a node
  * @kn: the node
@@ -161,6 +215,16 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 	char used[64];
 	int order, z;
 
+	/* Hysteresis: above the low mark a wake-up leaves it at that */
+	if (kn->above_high && !node_may_restart(kn->nid)) {
+		kn->stats.held++;
+		return KSCRUBD_PASS_DONE;
+	}
+	kn->above_high = false;
+	/* Pace each pass from its start: time asleep is no credit */
+	kn->pace_rate = READ_ONCE(kscrub_rate);
+	kn->pace_t0 = ktime_get_ns();
+	kn->pace_pages = 0;
 	for (z = 0; z < KSCRUB_NR_ENGINES; z++)
 		before[z] = kn->stats.engine[z].pages;
 
@@ -175,6 +239,7 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 			break;
 	}
 	kn->stats.passes++;
+	kn->above_high = node_reached_high(kn->nid);
 	end = kthread_should_stop() ? KSCRUBD_PASS_DONE : kscrubd_may_run();
 	if (end != KSCRUBD_PASS_DONE)
 		kn->stats.passes_cut++;

@@ -37,13 +37,16 @@ bool kscrubd_verify(struct page *page, unsigned int order)
 static void show_node(struct seq_file *m, struct kscrubd_node *kn)
 {
 	struct kscrubd_stats *s = &kn->stats;
+	unsigned long zeroable, zeroed;
 	int e;
 
-	seq_printf(m, "node=%d running=%d wakeups=%llu passes=%llu passes_cut=%llu retries=%llu driver_refused=%llu driver_failed=%llu driver_lost_ns=%llu dirty_pages=%lu\n",
+	kscrubd_node_pages(kn->nid, &zeroable, &zeroed);
+	seq_printf(m, "node=%d running=%d wakeups=%llu passes=%llu passes_cut=%llu retries=%llu driver_refused=%llu driver_failed=%llu driver_lost_ns=%llu dirty_pages=%lu zeroable_pages=%lu zeroed_pages=%lu above_high=%d held=%llu paced_ns=%llu\n",
 		   kn->nid, !!READ_ONCE(kn->task), s->wakeups, s->passes,
 		   s->passes_cut, s->retries, s->driver_refused,
-		   s->driver_failed, s->driver_lost_ns,
-		   kscrubd_dirty_pages(kn->nid));
+		   s->driver_failed, s->driver_lost_ns, zeroable - zeroed,
+		   zeroable, zeroed, READ_ONCE(kn->above_high), s->held,
+		   s->paced_ns);
 	for (e = 0; e < KSCRUB_NR_ENGINES; e++) {
 		u64 pages = READ_ONCE(s->engine[e].pages);
 		u64 ns = READ_ONCE(s->engine[e].ns);
@@ -89,6 +92,7 @@ int kscrubd_stats_init(void)
 	debugfs_create_file("stats", 0444, kscrub_debugfs, NULL, &stats_fops);
 	debugfs_create_file("drivers", 0444, kscrub_debugfs, NULL,
 			    &drivers_fops);
+	kscrub_driver_bench_init(kscrub_debugfs);
 	return 0;
 }
 

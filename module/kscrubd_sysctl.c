@@ -13,6 +13,8 @@
 #include "kscrubd.h"
 
 #define KSCRUB_MAX_LOAD	100000
+/* Pages per second: 100M pages is 400 GB/s, beyond any engine */
+#define KSCRUB_MAX_RATE	100000000
 
 unsigned int kscrub_start_order = 7;
 unsigned int kscrub_stop_order = 2;
@@ -26,11 +28,23 @@ unsigned int kscrub_verify;
  * does not evict anyone's working set for pages nobody reads soon.
  */
 unsigned int kscrub_engine = KSCRUB_ENGINE_NT;
+/*
+ * Zero everything kscrubd can, and let every wake-up restart it: no
+ * hysteresis unless asked for (FreeBSD's marks were 80 and 66).
+ */
+unsigned int kscrub_high_pct = 100;
+unsigned int kscrub_low_pct;
+unsigned int kscrub_rate;		/* pages/s per node, 0: no cap */
 
 static const unsigned int max_order = MAX_PAGE_ORDER;
 static const unsigned int max_load = KSCRUB_MAX_LOAD;
+static const unsigned int max_rate = KSCRUB_MAX_RATE;
+static const unsigned int max_low_pct = 99;
 
-/* Serializes writers so scrub_stop <= scrub_start always holds */
+/*
+ * Serializes writers so that scrub_stop <= scrub_start and
+ * scrub_low_pct < scrub_high_pct always hold
+ */
 static DEFINE_MUTEX(kscrub_sysctl_lock);
 static struct ctl_table_header *kscrub_sysctl_header;
 
@@ -58,6 +72,36 @@ static int order_handler(const struct ctl_table *table, int write,
 	WRITE_ONCE(*val, new);
 	if (val == &kscrub_start_order)
 		kscrubd_set_start_order(new);
+	kscrubd_wake_all();
+out:
+	mutex_unlock(&kscrub_sysctl_lock);
+	return ret;
+}
+
+/* Either mark: within its own range, and low < high with the other one */
+static int marks_handler(const struct ctl_table *table, int write,
+			 void *buffer, size_t *lenp, loff_t *ppos)
+{
+	unsigned int *val = table->data;
+	unsigned int new = *val;
+	struct ctl_table t = *table;
+	bool low = val == &kscrub_low_pct;
+	int ret;
+
+	if (!write)
+		return proc_douintvec_minmax(table, write, buffer, lenp, ppos);
+
+	t.data = &new;
+	mutex_lock(&kscrub_sysctl_lock);
+	ret = proc_douintvec_minmax(&t, write, buffer, lenp, ppos);
+	if (ret)
+		goto out;
+	if (!kscrubd_marks_ok(low ? new : kscrub_low_pct,
+			      low ? kscrub_high_pct : new)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	WRITE_ONCE(*val, new);
 	kscrubd_wake_all();
 out:
 	mutex_unlock(&kscrub_sysctl_lock);
@@ -150,6 +194,33 @@ static struct ctl_table kscrub_sysctls[] = {
 		.proc_handler	= uint_handler,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "scrub_high_pct",
+		.data		= &kscrub_high_pct,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= marks_handler,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= SYSCTL_ONE_HUNDRED,
+	},
+	{
+		.procname	= "scrub_low_pct",
+		.data		= &kscrub_low_pct,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= marks_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= (void *)&max_low_pct,
+	},
+	{
+		.procname	= "scrub_rate",
+		.data		= &kscrub_rate,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= uint_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= (void *)&max_rate,
 	},
 	{
 		.procname	= "scrub_engine",

@@ -2,10 +2,10 @@
 /*
  * A zero driver for kscrubd's tests.  Its behaviour is chosen with the
  * "mode" parameter (also writable at run time under /sys/module):
- *   accept  zero the block, reporting completion a few jiffies later
+ *   accept  zero the block, signalling completion a few jiffies later
  *   refuse  refuse every block, so the CPU zeroes it
- *   fail    dirty the block and report an error
- *   hang    dirty the block and never complete
+ *   fail    dirty the block and report an error at once
+ *   hang    dirty the block and never complete nor signal
  *   lie     leave a non-zero byte in every page and report success: a
  *           planted fault that only kscrubd's verify mode can catch
  * Failing modes write garbage on purpose: a block they had must still come
@@ -14,7 +14,9 @@
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/numa.h>
 #include <linux/string.h>
+#include <linux/timer.h>
 
 #include "zero_driver.h"
 
@@ -67,8 +69,17 @@ MODULE_PARM_DESC(aborted, "Blocks kscrubd aborted");
 static void *cur_addr;
 static unsigned long cur_len, done_at;
 static int cur_mode;
+static struct zero_driver tzd;
 
-static int tzd_start(void *addr, unsigned long len)
+/* The engine's completion interrupt, a few jiffies after the start */
+static void tzd_done(struct timer_list *t)
+{
+	zero_driver_done(&tzd);
+}
+
+static DEFINE_TIMER(tzd_timer, tzd_done);
+
+static int tzd_start(struct zero_driver *drv, void *addr, unsigned long len)
 {
 	unsigned long off;
 
@@ -84,10 +95,14 @@ static int tzd_start(void *addr, unsigned long len)
 	if (cur_mode == TZD_LIE)
 		for (off = 0; off < len; off += PAGE_SIZE)
 			*(u8 *)(addr + off + (off / PAGE_SIZE * 67) % PAGE_SIZE) = 0x5a;
+	if (cur_mode == TZD_FAIL)
+		zero_driver_done(drv);
+	else if (cur_mode != TZD_HANG)
+		mod_timer(&tzd_timer, done_at);
 	return 0;
 }
 
-static int tzd_check(void *addr)
+static int tzd_check(struct zero_driver *drv, void *addr)
 {
 	if (cur_mode == TZD_FAIL)
 		return -EIO;
@@ -98,8 +113,9 @@ static int tzd_check(void *addr)
 	return 0;
 }
 
-static void tzd_abort(void *addr)
+static void tzd_abort(struct zero_driver *drv, void *addr)
 {
+	timer_delete_sync(&tzd_timer);
 	aborted++;
 }
 
@@ -109,6 +125,7 @@ static struct zero_driver tzd = {
 	.check = tzd_check,
 	.abort = tzd_abort,
 	.rate = 1000000000,
+	.nid = NUMA_NO_NODE,
 };
 
 static int __init tzd_init(void)
@@ -119,6 +136,7 @@ static int __init tzd_init(void)
 static void __exit tzd_exit(void)
 {
 	unregister_zero_driver(&tzd);
+	timer_delete_sync(&tzd_timer);
 }
 
 module_init(tzd_init);

@@ -2,11 +2,13 @@
 # make bench (guest side).  kscrub.bench= on the kernel command line says
 # what to measure in this boot:
 #   full       clearing bandwidth, fault-rate matrix without and with
-#              prezeroing, kscrubd's bandwidth per engine, interference
+#              prezeroing, kscrubd's bandwidth per engine and bte_zero's
+#              per block size, interference
 #   scrubtime  the time kscrubd takes to zero all free memory
 #   idle       the single-thread fault rate with no scrubber, for the
 #              patched and the unpatched kernel
-#   engines    clearing bandwidth and kscrubd's engines only (a quick look)
+#   engines    clearing bandwidth, kscrubd's engines and bte_zero only (a
+#              quick look)
 #   idle4k     the 4 KiB fault loop of idle alone, for instruction
 #              profiles of the two kernels (qemu/profile/profile.sh)
 # Every result is a KSCRUB-BENCH line of key=value pairs for the host.
@@ -82,6 +84,23 @@ engine_bw() {
 	done
 }
 
+# bte_b: bte_zero's rate per block size, through kscrubd's own wait for a
+# driver (debugfs driver_bench), scrubbing paused so that it has the
+# engine to itself; 64 KiB is the smallest block the BTE takes
+bte_b() {
+	local o d=/sys/kernel/debug/kscrubd rate
+	modprobe bte_zero || { b "kind=warn what=modprobe-bte_zero"; return; }
+	echo 0 > /proc/sys/vm/scrub_enabled
+	sleep 1
+	rate=$(sed -n 's/.* rate=\([0-9]*\).*/\1/p' $d/drivers | head -n1)
+	for o in 4 6 8 10; do
+		echo "$o 256" > $d/driver_bench
+		b "kind=bte declared_bps=$rate $(cat $d/driver_bench)"
+	done
+	echo 1 > /proc/sys/vm/scrub_enabled
+	rmmod bte_zero
+}
+
 case ${KSCRUB_BENCH:-full} in
 full)
 	b "kind=env $env kernel=$(uname -r)"
@@ -99,6 +118,7 @@ full)
 	cpuloop_b idle
 	engine_bw clear
 	engine_bw nt
+	bte_b
 	matrix on
 	# Interference while scrubbing: free 1 GiB of dirty memory, then spin
 	faultbench -m 1024 -N > /dev/null
@@ -113,6 +133,7 @@ engines)
 	load_kscrubd noverify
 	engine_bw clear
 	engine_bw nt
+	bte_b
 	unload_kscrubd
 	;;
 scrubtime)

@@ -89,9 +89,11 @@ kstat() {
 		END { printf "%.0f\n", s }' /sys/kernel/debug/kscrubd/stats
 }
 
-# kdrv KEY: KEY of the first zero driver in kscrubd's debugfs drivers file
+# kdrv KEY: KEY summed over the zero drivers in kscrubd's debugfs drivers
+# file (bte_zero registers an engine per node)
 kdrv() {
-	sed -n "s/.* $1=\([0-9]*\).*/\1/p" /sys/kernel/debug/kscrubd/drivers | head -n1
+	sed -n "s/.* $1=\([0-9]*\).*/\1/p" /sys/kernel/debug/kscrubd/drivers |
+		awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 
 # wait_until SECONDS CMD...: poll CMD every 0.5 s; fail if it never holds

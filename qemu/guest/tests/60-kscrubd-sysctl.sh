@@ -17,7 +17,8 @@ bad_write() {
 	expect_eq "vm.$1 after bad write '$2'" "$(cat $v/$1)" "$before"
 }
 
-for k in scrub_start scrub_stop scrub_load scrub_enabled scrub_verify scrub_engine; do
+for k in scrub_start scrub_stop scrub_load scrub_enabled scrub_verify scrub_engine \
+	scrub_high_pct scrub_low_pct scrub_rate; do
 	expect_eq "mode of vm.$k" "$(stat -c %a $v/$k)" 644
 done
 expect_eq "default vm.scrub_start" "$(cat $v/scrub_start)" 7
@@ -26,6 +27,9 @@ expect_eq "default vm.scrub_load" "$(cat $v/scrub_load)" 999
 expect_eq "default vm.scrub_enabled" "$(cat $v/scrub_enabled)" 1
 expect_eq "default vm.scrub_verify" "$(cat $v/scrub_verify)" 0
 expect_eq "default vm.scrub_engine" "$(cat $v/scrub_engine)" nt
+expect_eq "default vm.scrub_high_pct" "$(cat $v/scrub_high_pct)" 100
+expect_eq "default vm.scrub_low_pct" "$(cat $v/scrub_low_pct)" 0
+expect_eq "default vm.scrub_rate" "$(cat $v/scrub_rate)" 0
 
 for bad in -1 11 abc 99999999999999999999 1x; do
 	bad_write scrub_start $bad
@@ -39,6 +43,28 @@ done
 bad_write scrub_enabled 2
 bad_write scrub_verify 2
 bad_write scrub_engine bogus
+for bad in 0 101 -1 abc 1x 99999999999999999999; do
+	bad_write scrub_high_pct $bad
+done
+for bad in 100 101 -1 abc 1x 99999999999999999999; do
+	bad_write scrub_low_pct $bad
+done
+for bad in -1 abc 100000001 99999999999999999999; do
+	bad_write scrub_rate $bad
+done
+# low < high, checked against the other knob whichever is written
+echo 80 > $v/scrub_high_pct || fail "vm.scrub_high_pct=80"
+echo 66 > $v/scrub_low_pct || fail "vm.scrub_low_pct=66"
+bad_write scrub_low_pct 80	# equal to scrub_high_pct
+bad_write scrub_low_pct 90	# above it
+bad_write scrub_high_pct 66	# equal to scrub_low_pct
+bad_write scrub_high_pct 50	# below it
+echo 67 > $v/scrub_high_pct || fail "vm.scrub_high_pct=67 above low 66"
+echo 0 > $v/scrub_low_pct && echo 100 > $v/scrub_high_pct || fail "marks back to 0, 100"
+echo 99 > $v/scrub_low_pct || fail "vm.scrub_low_pct=99 under high 100"
+echo 0 > $v/scrub_low_pct
+echo 5000 > $v/scrub_rate && echo 100000000 > $v/scrub_rate && echo 0 > $v/scrub_rate ||
+	fail "vm.scrub_rate 5000, 100000000, 0"
 
 # What follows needs dirty free memory, which init_on_free=1 never leaves
 if init_on_free; then

@@ -55,7 +55,8 @@ as_nobody() {
 	su -s /bin/sh nobody -c "$1"
 }
 expect_eq "uid under su" "$(as_nobody 'id -u')" 65534
-for k in scrub_start scrub_stop scrub_load scrub_enabled scrub_verify scrub_engine; do
+for k in scrub_start scrub_stop scrub_load scrub_enabled scrub_verify scrub_engine \
+	scrub_high_pct scrub_low_pct scrub_rate; do
 	before=$(cat $v/$k)
 	refused "vm.$k written by uid 65534" as_nobody "echo 3 > $v/$k"
 	expect_eq "vm.$k after a non-root write" "$(cat $v/$k)" "$before"
@@ -64,11 +65,15 @@ refused "driver_timeout_ms written by uid 65534" \
 	as_nobody "echo 5 > $p/driver_timeout_ms"
 expect_eq "driver_timeout_ms after a non-root write" "$(cat $p/driver_timeout_ms)" 1000
 
-# in_range: every knob holds a value it may hold, scrub_stop <= scrub_start
+# in_range: every knob holds a value it may hold, scrub_stop <= scrub_start,
+# scrub_low_pct < scrub_high_pct
 in_range() {
 	local s e
 	s=$(cat $v/scrub_start) e=$(cat $v/scrub_stop)
 	[ "$e" -le "$s" ] && [ "$s" -le 10 ] && [ "$e" -ge 0 ] &&
+		[ "$(cat $v/scrub_low_pct)" -lt "$(cat $v/scrub_high_pct)" ] &&
+		[ "$(cat $v/scrub_high_pct)" -le 100 ] &&
+		[ "$(cat $v/scrub_rate)" -le 100000000 ] &&
 		[ "$(cat $v/scrub_load)" -le 100000 ] &&
 		case "$(cat $v/scrub_enabled)$(cat $v/scrub_verify)" in [01][01]) ;; *) false ;; esac &&
 		case "$(cat $v/scrub_engine)" in nt|clear) ;; *) false ;; esac
@@ -79,8 +84,8 @@ in_range() {
 i=0 acc=0 rej=0
 while [ $i -lt 300 ]; do
 	i=$((i + 1))
-	k=$(echo scrub_start scrub_stop scrub_load scrub_enabled scrub_verify scrub_engine |
-		tr ' ' '\n' | shuf -n1)
+	k=$(echo scrub_start scrub_stop scrub_load scrub_enabled scrub_verify scrub_engine \
+		scrub_high_pct scrub_low_pct scrub_rate | tr ' ' '\n' | shuf -n1)
 	if [ $((i % 2)) = 0 ]; then
 		val=$(head -c 64 /dev/urandom | tr -dc '[:graph:]' | head -c 12)
 		[ -n "$val" ] || val=x
@@ -135,6 +140,9 @@ echo 2 > $v/scrub_stop
 echo 7 > $v/scrub_start
 echo nt > $v/scrub_engine
 echo 999 > $v/scrub_load
+echo 0 > $v/scrub_low_pct
+echo 100 > $v/scrub_high_pct
+echo 0 > $v/scrub_rate
 echo 1 > $v/scrub_verify
 out=$(faultbench -m 64 -N -v -k) || fail "faultbench -v: $out"
 expect_eq "non-zero pages after the races" "$(kv nonzero_pages)" 0

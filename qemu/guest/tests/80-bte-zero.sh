@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# The emulated Altix BTE (bte_zero) as kscrubd's zero driver: blocks of
-# 60000 bytes and more (order >= 4) go to the engine and come out zero;
-# with every transfer failing, or the engine stalled, the CPU zeroes them
-# instead and the counters say so.
+# The emulated Altix BTE (bte_zero, an engine per node) as kscrubd's zero
+# driver: blocks of 60000 bytes and more (order >= 4) go to the engine and
+# come out zero, at close to the engine's declared rate even on 64 KiB
+# blocks; with every transfer failing, or the engines stalled, the CPU
+# zeroes them instead and the counters say so.
 . /kscrub/lib.sh
 init_on_free && skip_test "init_on_free=1: no dirty free memory for a zero driver"
 p=/sys/module/bte_zero/parameters
@@ -14,11 +15,13 @@ sysctl -w vm.scrub_verify=1 > /dev/null
 echo 200 > /sys/module/kscrubd/parameters/driver_timeout_ms
 modprobe bte_zero || fail "modprobe bte_zero (is bte_zero.o in module/Kbuild?)"
 trap 'rmmod bte_zero 2> /dev/null' EXIT
-dmesg | grep -q "zero driver bte_zero registered, 500 MB/s" ||
-	fail "no registration line"
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
+expect_eq "engines registered, one per node" \
+	"$(dmesg | grep -c "zero driver bte_zero registered, 500 MB/s, node [0-9]")" $nodes
 
-# dirty WHAT [MiB]: free dirty memory and wait until it is scrubbed.  Every
-# BTE transfer waits at least a jiffy, so failing phases use less memory.
+# dirty WHAT [MiB]: free dirty memory and wait until it is scrubbed.  A
+# failed transfer is zeroed twice, by the engine and then the CPU, and a
+# stalled engine costs its timeout: those phases use less memory.
 dirty() {
 	echo 1 > /proc/sys/vm/scrub_enabled
 	faultbench -m ${2:-256} -N > /dev/null || fail faultbench
@@ -57,6 +60,28 @@ expect_eq "accept: failures" "$(kdrv failed)" 0
 echo "blocks under 60000 bytes refused so far: $(cat $p/refused)"
 check_zero accept
 
+# The rate on 64 KiB blocks (the smallest the BTE takes) through kscrubd's
+# own wait, against the rate the driver declares, in this boot.  The
+# model's timer runs on the guest clock, so a loaded host adds overhead
+# to every block: the floor is generous, and the figure is printed.
+bench_rate() {
+	declared=$(sed -n 's/.* rate=\([0-9]*\).*/\1/p' $d/drivers | head -n1)
+	echo "$1 $2" > $d/driver_bench || fail "driver_bench $1 $2"
+	out=$(cat $d/driver_bench)
+	echo "driver_bench: $out"
+	expect_eq "order $1: blocks zeroed by the BTE" "$(kv by_driver)" "$2"
+	pct=$(($(kv mbps) * 100000000 / declared))
+	echo "bte_zero on $(($(kv bytes) / 1024)) KiB blocks: $(kv mbps) MB/s, $pct% of the declared $((declared / 1000000)) MB/s"
+}
+d=/sys/kernel/debug/kscrubd
+echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+quiesce bench
+bench_rate 10 32
+bench_rate 4 2048
+# Polled once per tick, 64 KiB blocks made 7 MB/s (1%); 90% is the target
+expect_ge "64 KiB blocks: % of the declared rate" $pct 50
+[ $pct -ge 90 ] || echo "note: below the 90% target on 64 KiB blocks (host load?)"
+
 echo 1 > $p/fail_every
 quiesce fail_every
 d0=$(kdrv pages) t0=$(cat $p/transfers)
@@ -76,9 +101,12 @@ echo 1 > $p/stall
 quiesce stall
 dirty stall 64
 quiesce stall
-expect_eq "stall: timeouts" "$(kdrv timeouts)" 1
-expect_eq "stall: driver marked broken" "$(kdrv broken)" 1
-expect_eq "stall: aborted = failures + timeouts" "$(cat $p/aborted)" $(($(kdrv failed) + 1))
+# Each engine that got a block times out once and is not used again
+t=$(kdrv timeouts)
+expect_ge "stall: timeouts" "$t" 1
+[ "$t" -le $nodes ] || fail "stall: $t timeouts from $nodes engines"
+expect_eq "stall: engines marked broken" "$(kdrv broken)" "$t"
+expect_eq "stall: aborted = failures + timeouts" "$(cat $p/aborted)" $(($(kdrv failed) + t))
 dmesg | grep -q "zero driver bte_zero did not finish" || fail "no stall line in dmesg"
 check_zero stall
 
