@@ -329,9 +329,9 @@ static void page_sources_order9(struct kunit *test)
  * The allocator itself, cycles of alloc_pages(__GFP_ZERO) + touch + free,
  * under the allocation policies a design could choose:
  *  stock:     no scrubber; the allocator clears the (hot) block it reuses
- *  today:     the series with zeroed blocks present: a zeroing allocation
- *             takes a (cold) zeroed block first, even when a hot one was
- *             just freed
+ *  today:     the series as built, with zeroed blocks present; order 0
+ *             takes the hot page just freed first (a cold zeroed one
+ *             before that change), a THP a zeroed block first
  *  hot-first: an alternative: take the hot block just freed and clear it
  *             (timed as a plain allocation + rep stosb), a zeroed block
  *             only when the per-cpu list is empty; in alloc/free churn the
