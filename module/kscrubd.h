@@ -35,6 +35,8 @@ struct kscrubd_stats {
 	u64 driver_lost_ns;	/* waiting for drivers that then failed */
 	u64 held;		/* wake-ups left alone above the low mark */
 	u64 paced_ns;		/* slept to keep within vm.scrub_rate */
+	u64 pcp_drained;	/* pages sent back from per-cpu lists */
+	u64 pcp_looks;		/* timer wake-ups to look at them again */
 };
 
 /* Allocated for every possible node; a thread runs while it has memory */
@@ -45,6 +47,7 @@ struct kscrubd_node {
 	struct irq_work wake_work;
 	unsigned long pending;		/* bit 0: work to do */
 	bool above_high;	/* reached the high mark: wait for the low */
+	bool pcp_drained;	/* the last pass drained per-cpu lists */
 	/* vm.scrub_rate pacing: pages zeroed since pace_t0 at pace_rate */
 	u64 pace_t0;
 	u64 pace_pages;
@@ -84,7 +87,7 @@ bool kscrubd_switched_off(unsigned int enabled, unsigned int load);
 enum kscrubd_pass_end kscrubd_why_stop(unsigned int enabled,
 				       unsigned int load,
 				       unsigned long load_avg, bool freezing);
-long kscrubd_next_timeout(enum kscrubd_pass_end end);
+long kscrubd_next_timeout(enum kscrubd_pass_end end, bool pcp_drained);
 int kscrubd_parse_timeout_ms(const char *val, unsigned int *ms);
 bool kscrubd_driver_rate_ok(unsigned long rate);
 bool kscrubd_reached_high(unsigned long zeroed, unsigned long zeroable,

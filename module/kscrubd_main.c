@@ -104,12 +104,14 @@ static int kscrubd(void *arg)
 			break;
 		if (test_and_clear_bit(0, &kn->pending))
 			kn->stats.wakeups++;
+		else if (!left && kn->pcp_drained)
+			kn->stats.pcp_looks++;
 		else if (!left)
 			kn->stats.retries++;
 		end = kscrubd_may_run();
 		if (end == KSCRUBD_PASS_DONE)
 			end = kscrubd_scrub_node(kn);
-		timeout = kscrubd_next_timeout(end);
+		timeout = kscrubd_next_timeout(end, kn->pcp_drained);
 	}
 	return 0;
 }

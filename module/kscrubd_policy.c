@@ -15,6 +15,8 @@
 
 /* A pass stopped by the load average looks again after this long */
 #define KSCRUBD_RETRY			(10 * HZ)
+/* A pass that drained per-cpu lists looks at them again after this long */
+#define KSCRUBD_PCP_LOOK		(HZ / 4)
 
 /* Bounds for kscrubd.driver_timeout_ms */
 #define KSCRUBD_DRIVER_TIMEOUT_MIN_MS	1
@@ -59,15 +61,20 @@ enum kscrubd_pass_end kscrubd_why_stop(unsigned int enabled,
  * How long the thread sleeps after a pass that ended so, unless woken: a
  * pass the load cut short is retried later, one the freezer cut short as
  * soon as the thread thaws (the wait freezes first), and a finished or
- * switched-off one waits for a coalesce or a sysctl write.
+ * switched-off one waits for a coalesce or a sysctl write.  A finished
+ * pass that had to drain per-cpu lists (@pcp_drained) looks again soon:
+ * pages freed onto them form no coalesce until the lists overflow, and
+ * the task freeing them is likely to free more.
  */
-long kscrubd_next_timeout(enum kscrubd_pass_end end)
+long kscrubd_next_timeout(enum kscrubd_pass_end end, bool pcp_drained)
 {
 	switch (end) {
 	case KSCRUBD_PASS_LOADED:
 		return KSCRUBD_RETRY;
 	case KSCRUBD_PASS_FROZEN:
 		return 1;
+	case KSCRUBD_PASS_DONE:
+		return pcp_drained ? KSCRUBD_PCP_LOOK : MAX_SCHEDULE_TIMEOUT;
 	default:
 		return MAX_SCHEDULE_TIMEOUT;
 	}

@@ -7,6 +7,7 @@
 #include <linux/freezer.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
+#include <linux/sizes.h>
 #include <linux/page_prezero.h>
 #include <linux/sched/loadavg.h>
 #include <linux/vmstat.h>
@@ -148,6 +149,44 @@ static void pace(struct kscrubd_node *kn, unsigned long pages)
 	}
 }
 
+/*
+ * The pages each CPU freed last stay on its per-cpu lists: they are the
+ * ones likely still in its cache (1 MiB, a common L2 size), cheaper to
+ * reuse and clear than a prezeroed page is to touch cold (make native).
+ * The rest is sent back to be zeroed, once it is worth a look: 4 MiB.
+ */
+#define KSCRUBD_PCP_KEEP	(SZ_1M >> PAGE_SHIFT)
+#define KSCRUBD_PCP_MIN		(SZ_4M >> PAGE_SHIFT)
+
+/* Pages on the zone's per-cpu lists beyond what each CPU keeps; racy */
+static unsigned long zone_pcp_excess(struct zone *zone)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		int n = READ_ONCE(per_cpu_ptr(zone->per_cpu_pageset, cpu)->count);
+
+		if (n > KSCRUBD_PCP_KEEP)
+			sum += n - KSCRUBD_PCP_KEEP;
+	}
+	return sum;
+}
+
+/*
+ * 6.12 tunes a per-cpu list up to a large part of its zone under a
+ * free-heavy load (122 MiB of a 1 GiB zone in a map/touch/unmap loop),
+ * where freed pages wait, dirty, until they drain: allocations then take
+ * them and clear them instead of prezeroed ones.
+ */
+static void drain_zone_pcp(struct kscrubd_node *kn, struct zone *zone)
+{
+	if (zone_pcp_excess(zone) < KSCRUBD_PCP_MIN)
+		return;
+	kn->stats.pcp_drained += scrubd_drain_pcp(zone, KSCRUBD_PCP_KEEP);
+	kn->pcp_drained = true;
+}
+
 static unsigned long scrub_zone_order(struct kscrubd_node *kn,
 				      struct zone *zone, unsigned int order)
 {
@@ -215,6 +254,7 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 	char used[64];
 	int order, z;
 
+	kn->pcp_drained = false;
 	/* Hysteresis: above the low mark a wake-up leaves it at that */
 	if (kn->above_high && !node_may_restart(kn->nid)) {
 		kn->stats.held++;
@@ -227,6 +267,9 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 	kn->pace_pages = 0;
 	for (z = 0; z < KSCRUB_NR_ENGINES; z++)
 		before[z] = kn->stats.engine[z].pages;
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		if (populated_zone(&pgdat->node_zones[z]))
+			drain_zone_pcp(kn, &pgdat->node_zones[z]);
 
 	for (order = MAX_PAGE_ORDER; order >= (int)stop; order--) {
 		for (z = MAX_NR_ZONES - 1; z >= 0; z--) {
