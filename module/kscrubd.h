@@ -39,6 +39,15 @@ struct kscrubd_stats {
 	u64 pcp_looks;		/* timer wake-ups to look at them again */
 };
 
+/* The passes one dmesg summary line covers, see kscrubd_summary.c */
+struct kscrubd_summary {
+	u64 before[KSCRUB_NR_ENGINES];	/* engine pages when it opened */
+	u64 t_open;		/* ktime of the first pass */
+	u64 ns;			/* time spent in its passes */
+	unsigned long pages;
+	unsigned int passes;	/* 0: closed */
+};
+
 /* Allocated for every possible node; a thread runs while it has memory */
 struct kscrubd_node {
 	int nid;
@@ -53,6 +62,7 @@ struct kscrubd_node {
 	u64 pace_pages;
 	unsigned int pace_rate;
 	struct kscrubd_stats stats;
+	struct kscrubd_summary summary;
 };
 
 /* How a scrub pass ended, and so when the thread looks again */
@@ -88,6 +98,8 @@ enum kscrubd_pass_end kscrubd_why_stop(unsigned int enabled,
 				       unsigned int load,
 				       unsigned long load_avg, bool freezing);
 long kscrubd_next_timeout(enum kscrubd_pass_end end, bool pcp_drained);
+bool kscrubd_summary_due(enum kscrubd_pass_end end, bool pcp_drained,
+			 u64 open_ns);
 int kscrubd_parse_timeout_ms(const char *val, unsigned int *ms);
 bool kscrubd_driver_rate_ok(unsigned long rate);
 bool kscrubd_reached_high(unsigned long zeroed, unsigned long zeroable,
@@ -102,6 +114,12 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn);
 enum kscrubd_pass_end kscrubd_may_run(void);
 void kscrubd_node_pages(int nid, unsigned long *zeroable,
 			unsigned long *zeroed);
+
+/* kscrubd_summary.c */
+void kscrubd_summary_open(struct kscrubd_node *kn);
+void kscrubd_summary_add(struct kscrubd_node *kn, unsigned long pages,
+			 u64 ns);
+void kscrubd_summary_close(struct kscrubd_node *kn);
 
 /* zero_engine.c */
 const char *kscrub_engine_name(unsigned int id);

@@ -70,6 +70,26 @@ static void pcp_drain_looks_again(struct kunit *test)
 			10L * HZ);
 }
 
+/*
+ * The looks again after a drain fold into the summary line of the pass
+ * that drained, for up to ten seconds; any other end closes the line
+ */
+static void summary_folds_looks(struct kunit *test)
+{
+	const u64 s = NSEC_PER_SEC;
+
+	KUNIT_EXPECT_FALSE(test, kscrubd_summary_due(KSCRUBD_PASS_DONE, true,
+						     s));
+	KUNIT_EXPECT_TRUE(test, kscrubd_summary_due(KSCRUBD_PASS_DONE, true,
+						    10 * s));
+	KUNIT_EXPECT_TRUE(test, kscrubd_summary_due(KSCRUBD_PASS_DONE, false,
+						    0));
+	KUNIT_EXPECT_TRUE(test, kscrubd_summary_due(KSCRUBD_PASS_LOADED,
+						    true, 0));
+	KUNIT_EXPECT_TRUE(test, kscrubd_summary_due(KSCRUBD_PASS_OFF, true,
+						    0));
+}
+
 static void driver_timeout_bounds(struct kunit *test)
 {
 	static const char * const bad[] = {
@@ -161,6 +181,7 @@ static struct kunit_case kscrubd_policy_cases[] = {
 	KUNIT_CASE(frozen_pass_is_retried_at_once),
 	KUNIT_CASE(switched_off_sleeps),
 	KUNIT_CASE(pcp_drain_looks_again),
+	KUNIT_CASE(summary_folds_looks),
 	KUNIT_CASE(driver_timeout_bounds),
 	KUNIT_CASE(driver_rate_floor),
 	KUNIT_CASE(hysteresis_marks),

@@ -17,6 +17,8 @@
 #define KSCRUBD_RETRY			(10 * HZ)
 /* A pass that drained per-cpu lists looks at them again after this long */
 #define KSCRUBD_PCP_LOOK		(HZ / 4)
+/* Passes folded into one dmesg summary cover at most this long */
+#define KSCRUBD_SUMMARY_NS		(10 * NSEC_PER_SEC)
 
 /* Bounds for kscrubd.driver_timeout_ms */
 #define KSCRUBD_DRIVER_TIMEOUT_MIN_MS	1
@@ -78,6 +80,22 @@ long kscrubd_next_timeout(enum kscrubd_pass_end end, bool pcp_drained)
 	default:
 		return MAX_SCHEDULE_TIMEOUT;
 	}
+}
+
+/*
+ * Whether the dmesg summary of the passes since @open_ns ago is due after
+ * a pass that ended so.  The looks again after a per-cpu drain are a
+ * continuation of the pass that drained: one line each would be four a
+ * second under steady churn, and the ratelimit would then drop the line
+ * of a pass that mattered.  A churn that never lets up still gets a line
+ * every KSCRUBD_SUMMARY_NS.
+ */
+bool kscrubd_summary_due(enum kscrubd_pass_end end, bool pcp_drained,
+			 u64 open_ns)
+{
+	if (end == KSCRUBD_PASS_DONE && pcp_drained)
+		return open_ns >= KSCRUBD_SUMMARY_NS;
+	return true;
 }
 
 /* Parse a driver_timeout_ms value; -EINVAL outside its bounds */
