@@ -35,6 +35,17 @@ struct kscrubd_stats {
 	u64 driver_lost_ns;	/* waiting for drivers that then failed */
 	u64 held;		/* wake-ups left alone above the low mark */
 	u64 paced_ns;		/* slept to keep within vm.scrub_rate */
+	u64 pcp_drained;	/* pages sent back from per-cpu lists */
+	u64 pcp_looks;		/* timer wake-ups to look at them again */
+};
+
+/* The passes one dmesg summary line covers, see kscrubd_summary.c */
+struct kscrubd_summary {
+	u64 before[KSCRUB_NR_ENGINES];	/* engine pages when it opened */
+	u64 t_open;		/* ktime of the first pass */
+	u64 ns;			/* time spent in its passes */
+	unsigned long pages;
+	unsigned int passes;	/* 0: closed */
 };
 
 /* Allocated for every possible node; a thread runs while it has memory */
@@ -45,11 +56,13 @@ struct kscrubd_node {
 	struct irq_work wake_work;
 	unsigned long pending;		/* bit 0: work to do */
 	bool above_high;	/* reached the high mark: wait for the low */
+	bool pcp_drained;	/* the last pass drained per-cpu lists */
 	/* vm.scrub_rate pacing: pages zeroed since pace_t0 at pace_rate */
 	u64 pace_t0;
 	u64 pace_pages;
 	unsigned int pace_rate;
 	struct kscrubd_stats stats;
+	struct kscrubd_summary summary;
 };
 
 /* How a scrub pass ended, and so when the thread looks again */
@@ -84,7 +97,9 @@ bool kscrubd_switched_off(unsigned int enabled, unsigned int load);
 enum kscrubd_pass_end kscrubd_why_stop(unsigned int enabled,
 				       unsigned int load,
 				       unsigned long load_avg, bool freezing);
-long kscrubd_next_timeout(enum kscrubd_pass_end end);
+long kscrubd_next_timeout(enum kscrubd_pass_end end, bool pcp_drained);
+bool kscrubd_summary_due(enum kscrubd_pass_end end, bool pcp_drained,
+			 u64 open_ns);
 int kscrubd_parse_timeout_ms(const char *val, unsigned int *ms);
 bool kscrubd_driver_rate_ok(unsigned long rate);
 bool kscrubd_reached_high(unsigned long zeroed, unsigned long zeroable,
@@ -99,6 +114,12 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn);
 enum kscrubd_pass_end kscrubd_may_run(void);
 void kscrubd_node_pages(int nid, unsigned long *zeroable,
 			unsigned long *zeroed);
+
+/* kscrubd_summary.c */
+void kscrubd_summary_open(struct kscrubd_node *kn);
+void kscrubd_summary_add(struct kscrubd_node *kn, unsigned long pages,
+			 u64 ns);
+void kscrubd_summary_close(struct kscrubd_node *kn);
 
 /* zero_engine.c */
 const char *kscrub_engine_name(unsigned int id);

@@ -26,7 +26,7 @@ static void loaded_pass_is_retried(struct kunit *test)
 	enum kscrubd_pass_end end = kscrubd_why_stop(1, 3, busy, false);
 
 	KUNIT_EXPECT_EQ(test, end, KSCRUBD_PASS_LOADED);
-	KUNIT_EXPECT_EQ(test, kscrubd_next_timeout(end), 10L * HZ);
+	KUNIT_EXPECT_EQ(test, kscrubd_next_timeout(end, false), 10L * HZ);
 }
 
 /* One cut short by the freezer runs again as soon as the thread thaws */
@@ -35,8 +35,8 @@ static void frozen_pass_is_retried_at_once(struct kunit *test)
 	enum kscrubd_pass_end end = kscrubd_why_stop(1, 999, 0, true);
 
 	KUNIT_EXPECT_EQ(test, end, KSCRUBD_PASS_FROZEN);
-	KUNIT_EXPECT_LE(test, kscrubd_next_timeout(end), 1L);
-	KUNIT_EXPECT_GT(test, kscrubd_next_timeout(end), 0L);
+	KUNIT_EXPECT_LE(test, kscrubd_next_timeout(end, false), 1L);
+	KUNIT_EXPECT_GT(test, kscrubd_next_timeout(end, false), 0L);
 }
 
 /* scrub_load=0 and scrub_enabled=0 mean never: no timer wake-ups */
@@ -48,10 +48,46 @@ static void switched_off_sleeps(struct kunit *test)
 			KSCRUBD_PASS_OFF);
 	KUNIT_EXPECT_EQ(test, kscrubd_why_stop(0, 999, 0, true),
 			KSCRUBD_PASS_OFF);
-	KUNIT_EXPECT_EQ(test, kscrubd_next_timeout(KSCRUBD_PASS_OFF),
+	KUNIT_EXPECT_EQ(test, kscrubd_next_timeout(KSCRUBD_PASS_OFF, false),
 			MAX_SCHEDULE_TIMEOUT);
-	KUNIT_EXPECT_EQ(test, kscrubd_next_timeout(KSCRUBD_PASS_DONE),
+	KUNIT_EXPECT_EQ(test, kscrubd_next_timeout(KSCRUBD_PASS_OFF, true),
 			MAX_SCHEDULE_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, kscrubd_next_timeout(KSCRUBD_PASS_DONE, false),
+			MAX_SCHEDULE_TIMEOUT);
+}
+
+/*
+ * A finished pass that drained per-cpu lists looks again within a second,
+ * as pages freed onto them wake nobody; one that did not sleeps until woken
+ */
+static void pcp_drain_looks_again(struct kunit *test)
+{
+	long t = kscrubd_next_timeout(KSCRUBD_PASS_DONE, true);
+
+	KUNIT_EXPECT_GT(test, t, 0L);
+	KUNIT_EXPECT_LE(test, t, (long)HZ);
+	KUNIT_EXPECT_EQ(test, kscrubd_next_timeout(KSCRUBD_PASS_LOADED, true),
+			10L * HZ);
+}
+
+/*
+ * The looks again after a drain fold into the summary line of the pass
+ * that drained, for up to ten seconds; any other end closes the line
+ */
+static void summary_folds_looks(struct kunit *test)
+{
+	const u64 s = NSEC_PER_SEC;
+
+	KUNIT_EXPECT_FALSE(test, kscrubd_summary_due(KSCRUBD_PASS_DONE, true,
+						     s));
+	KUNIT_EXPECT_TRUE(test, kscrubd_summary_due(KSCRUBD_PASS_DONE, true,
+						    10 * s));
+	KUNIT_EXPECT_TRUE(test, kscrubd_summary_due(KSCRUBD_PASS_DONE, false,
+						    0));
+	KUNIT_EXPECT_TRUE(test, kscrubd_summary_due(KSCRUBD_PASS_LOADED,
+						    true, 0));
+	KUNIT_EXPECT_TRUE(test, kscrubd_summary_due(KSCRUBD_PASS_OFF, true,
+						    0));
 }
 
 static void driver_timeout_bounds(struct kunit *test)
@@ -144,6 +180,8 @@ static struct kunit_case kscrubd_policy_cases[] = {
 	KUNIT_CASE(loaded_pass_is_retried),
 	KUNIT_CASE(frozen_pass_is_retried_at_once),
 	KUNIT_CASE(switched_off_sleeps),
+	KUNIT_CASE(pcp_drain_looks_again),
+	KUNIT_CASE(summary_folds_looks),
 	KUNIT_CASE(driver_timeout_bounds),
 	KUNIT_CASE(driver_rate_floor),
 	KUNIT_CASE(hysteresis_marks),

@@ -14,6 +14,7 @@
 #include <linux/cpumask.h>
 #include <linux/freezer.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/nodemask.h>
@@ -104,13 +105,19 @@ static int kscrubd(void *arg)
 			break;
 		if (test_and_clear_bit(0, &kn->pending))
 			kn->stats.wakeups++;
+		else if (!left && kn->pcp_drained)
+			kn->stats.pcp_looks++;
 		else if (!left)
 			kn->stats.retries++;
 		end = kscrubd_may_run();
 		if (end == KSCRUBD_PASS_DONE)
 			end = kscrubd_scrub_node(kn);
-		timeout = kscrubd_next_timeout(end);
+		timeout = kscrubd_next_timeout(end, kn->pcp_drained);
+		if (kscrubd_summary_due(end, kn->pcp_drained,
+					ktime_get_ns() - kn->summary.t_open))
+			kscrubd_summary_close(kn);
 	}
+	kscrubd_summary_close(kn);
 	return 0;
 }
 

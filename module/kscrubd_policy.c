@@ -15,6 +15,10 @@
 
 /* A pass stopped by the load average looks again after this long */
 #define KSCRUBD_RETRY			(10 * HZ)
+/* A pass that drained per-cpu lists looks at them again after this long */
+#define KSCRUBD_PCP_LOOK		(HZ / 4)
+/* Passes folded into one dmesg summary cover at most this long */
+#define KSCRUBD_SUMMARY_NS		(10 * NSEC_PER_SEC)
 
 /* Bounds for kscrubd.driver_timeout_ms */
 #define KSCRUBD_DRIVER_TIMEOUT_MIN_MS	1
@@ -59,18 +63,39 @@ enum kscrubd_pass_end kscrubd_why_stop(unsigned int enabled,
  * How long the thread sleeps after a pass that ended so, unless woken: a
  * pass the load cut short is retried later, one the freezer cut short as
  * soon as the thread thaws (the wait freezes first), and a finished or
- * switched-off one waits for a coalesce or a sysctl write.
+ * switched-off one waits for a coalesce or a sysctl write.  A finished
+ * pass that had to drain per-cpu lists (@pcp_drained) looks again soon:
+ * pages freed onto them form no coalesce until the lists overflow, and
+ * the task freeing them is likely to free more.
  */
-long kscrubd_next_timeout(enum kscrubd_pass_end end)
+long kscrubd_next_timeout(enum kscrubd_pass_end end, bool pcp_drained)
 {
 	switch (end) {
 	case KSCRUBD_PASS_LOADED:
 		return KSCRUBD_RETRY;
 	case KSCRUBD_PASS_FROZEN:
 		return 1;
+	case KSCRUBD_PASS_DONE:
+		return pcp_drained ? KSCRUBD_PCP_LOOK : MAX_SCHEDULE_TIMEOUT;
 	default:
 		return MAX_SCHEDULE_TIMEOUT;
 	}
+}
+
+/*
+ * Whether the dmesg summary of the passes since @open_ns ago is due after
+ * a pass that ended so.  The looks again after a per-cpu drain are a
+ * continuation of the pass that drained: one line each would be four a
+ * second under steady churn, and the ratelimit would then drop the line
+ * of a pass that mattered.  A churn that never lets up still gets a line
+ * every KSCRUBD_SUMMARY_NS.
+ */
+bool kscrubd_summary_due(enum kscrubd_pass_end end, bool pcp_drained,
+			 u64 open_ns)
+{
+	if (end == KSCRUBD_PASS_DONE && pcp_drained)
+		return open_ns >= KSCRUBD_SUMMARY_NS;
+	return true;
 }
 
 /* Parse a driver_timeout_ms value; -EINVAL outside its bounds */

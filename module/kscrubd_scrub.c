@@ -7,6 +7,7 @@
 #include <linux/freezer.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
+#include <linux/sizes.h>
 #include <linux/page_prezero.h>
 #include <linux/sched/loadavg.h>
 #include <linux/vmstat.h>
@@ -148,6 +149,44 @@ static void pace(struct kscrubd_node *kn, unsigned long pages)
 	}
 }
 
+/*
+ * The pages each CPU freed last stay on its per-cpu lists: they are the
+ * ones likely still in its cache (1 MiB, a common L2 size), cheaper to
+ * reuse and clear than a prezeroed page is to touch cold (make native).
+ * The rest is sent back to be zeroed, once it is worth a look: 4 MiB.
+ */
+#define KSCRUBD_PCP_KEEP	(SZ_1M >> PAGE_SHIFT)
+#define KSCRUBD_PCP_MIN		(SZ_4M >> PAGE_SHIFT)
+
+/* Pages on the zone's per-cpu lists beyond what each CPU keeps; racy */
+static unsigned long zone_pcp_excess(struct zone *zone)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		int n = READ_ONCE(per_cpu_ptr(zone->per_cpu_pageset, cpu)->count);
+
+		if (n > KSCRUBD_PCP_KEEP)
+			sum += n - KSCRUBD_PCP_KEEP;
+	}
+	return sum;
+}
+
+/*
+ * 6.12 tunes a per-cpu list up to a large part of its zone under a
+ * free-heavy load (122 MiB of a 1 GiB zone in a map/touch/unmap loop),
+ * where freed pages wait, dirty, until they drain: allocations then take
+ * them and clear them instead of prezeroed ones.
+ */
+static void drain_zone_pcp(struct kscrubd_node *kn, struct zone *zone)
+{
+	if (zone_pcp_excess(zone) < KSCRUBD_PCP_MIN)
+		return;
+	kn->stats.pcp_drained += scrubd_drain_pcp(zone, KSCRUBD_PCP_KEEP);
+	kn->pcp_drained = true;
+}
+
 static unsigned long scrub_zone_order(struct kscrubd_node *kn,
 				      struct zone *zone, unsigned int order)
 {
@@ -169,34 +208,6 @@ static unsigned long scrub_zone_order(struct kscrubd_node *kn,
 	return pages;
 }
 
-static u64 engine_pages(struct kscrubd_stats *s)
-{
-	u64 sum = 0;
-	int i;
-
-	for (i = 0; i < KSCRUB_NR_ENGINES; i++)
-		sum += s->engine[i].pages;
-	return sum;
-}
-
-/* "nt 1024, driver 512": the engines that zeroed pages since @before */
-static void engines_used(char *buf, size_t size, struct kscrubd_stats *s,
-			 const u64 *before)
-{
-	size_t n = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < KSCRUB_NR_ENGINES; i++) {
-		u64 pages = s->engine[i].pages - before[i];
-
-		if (pages)
-			n += scnprintf(buf + n, size - n, "%s%s %llu",
-				       n ? ", " : "", kscrub_engine_name(i),
-				       pages);
-	}
-}
-
 /**
  * kscrubd_scrub_node - one pass over a node
  * @kn: the node
@@ -208,13 +219,12 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 {
 	pg_data_t *pgdat = NODE_DATA(kn->nid);
 	unsigned int stop = READ_ONCE(kscrub_stop_order);
-	u64 before[KSCRUB_NR_ENGINES];
 	enum kscrubd_pass_end end;
 	unsigned long pages = 0;
-	u64 t0 = ktime_get_ns(), ns;
-	char used[64];
+	u64 t0 = ktime_get_ns();
 	int order, z;
 
+	kn->pcp_drained = false;
 	/* Hysteresis: above the low mark a wake-up leaves it at that */
 	if (kn->above_high && !node_may_restart(kn->nid)) {
 		kn->stats.held++;
@@ -225,8 +235,10 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 	kn->pace_rate = READ_ONCE(kscrub_rate);
 	kn->pace_t0 = ktime_get_ns();
 	kn->pace_pages = 0;
-	for (z = 0; z < KSCRUB_NR_ENGINES; z++)
-		before[z] = kn->stats.engine[z].pages;
+	kscrubd_summary_open(kn);
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		if (populated_zone(&pgdat->node_zones[z]))
+			drain_zone_pcp(kn, &pgdat->node_zones[z]);
 
 	for (order = MAX_PAGE_ORDER; order >= (int)stop; order--) {
 		for (z = MAX_NR_ZONES - 1; z >= 0; z--) {
@@ -243,15 +255,6 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 	end = kthread_should_stop() ? KSCRUBD_PASS_DONE : kscrubd_may_run();
 	if (end != KSCRUBD_PASS_DONE)
 		kn->stats.passes_cut++;
-	if (!pages)
-		return end;
-
-	ns = max_t(u64, ktime_get_ns() - t0, 1);
-	engines_used(used, sizeof(used), &kn->stats, before);
-	pr_info_ratelimited("kscrubd%d: zeroed %lu pages (%lu MiB) in %llu.%03llu s, %llu MB/s, engine %s, total %llu pages\n",
-			    kn->nid, pages, pages >> (20 - PAGE_SHIFT),
-			    ns / NSEC_PER_SEC, ns % NSEC_PER_SEC / NSEC_PER_MSEC,
-			    div64_u64((u64)pages * PAGE_SIZE * 1000, ns),
-			    used, engine_pages(&kn->stats));
+	kscrubd_summary_add(kn, pages, ktime_get_ns() - t0);
 	return end;
 }

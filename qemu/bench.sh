@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench (host side): the boots that measure prezeroing, then the
 # report (markdown tables and PNG plots in userspace/results/).
-#   1. the full matrix in one 2-node, 2 GiB boot (guest/bench.sh full)
+#   1. the full matrix in one 2-node, 2 GiB boot (guest/bench.sh full),
+#      and a steady map/touch/unmap churn with 1 and 2 nodes
 #   2. time to zero all free memory: 1, 2, 4 and 8 GiB, one and two nodes
 #   3. the cost with no scrubber: the same fault runs on the patched and
 #      on the unpatched kernel, one fresh boot each, with the wall clock
@@ -30,6 +31,11 @@ boot() {	# boot NAME kernel-args...: run a bench boot, keep its results
 }
 
 boot full kscrub.bench=full
+# Steady churn (issue 14): one node, so that kscrubd may use the idle
+# vCPU, and two, where each node's thread shares its node's only vCPU
+for n in 1 2; do
+	KSCRUB_NUMA=$n boot churn-${n}n kscrub.bench=churn
+done
 for cfg in 1024:1 2048:1 2048:2 4096:1 8192:1 8192:2; do
 	KSCRUB_MEM=${cfg%:*} KSCRUB_NUMA=${cfg#*:} \
 		boot "scrubtime-${cfg%:*}M-${cfg#*:}n" kscrub.bench=scrubtime

@@ -11,6 +11,8 @@
 #              quick look)
 #   idle4k     the 4 KiB fault loop of idle alone, for instruction
 #              profiles of the two kernels (qemu/profile/profile.sh)
+#   churn      a steady map/touch/unmap churn on one vCPU, the other idle:
+#              the share of its faults served prezeroed, rep by rep
 # Every result is a KSCRUB-BENCH line of key=value pairs for the host.
 . /kscrub/lib.sh
 b() { echo "KSCRUB-BENCH: $*"; }
@@ -101,6 +103,32 @@ bte_b() {
 	rmmod bte_zero
 }
 
+# churn_nodes: zeroed and not zeroed free pages per node (n0_zeroed=...),
+# from kscrubd's stats when it is loaded
+churn_nodes() {
+	[ -r /sys/kernel/debug/kscrubd/stats ] || return 0
+	awk '$1 ~ /^node=/ && $2 ~ /^running=/ {
+		split($1, n, "="); z = d = 0
+		for (i = 2; i <= NF; i++) {
+			if ($i ~ /^zeroed_pages=/) z = substr($i, 14)
+			if ($i ~ /^dirty_pages=/) d = substr($i, 13)
+		}
+		printf "n%s_zeroed=%s n%s_dirty=%s ", n[2], z, n[2], d
+	}' /sys/kernel/debug/kscrubd/stats
+}
+
+# churn_b STATE REPS: map, touch and unmap 128 MiB in a loop pinned to
+# CPU 0 while the other vCPU idles; per rep the share of the faults
+# served prezeroed and MemZero after it, with the time since the start
+churn_b() {
+	local rep r t0
+	t0=$(awk '{ print $1 }' /proc/uptime)
+	for rep in $(seq 1 $2); do
+		r=$(taskset -c 0 faultbench -m 128 -N -k) || r="error=1"
+		b "kind=churn state=$1 rep=$rep t=$(awk -v a=$t0 '{ printf "%.2f", $1 - a }' /proc/uptime) memzero_kib=$(meminfo MemZero) $(churn_nodes) $r"
+	done
+}
+
 case ${KSCRUB_BENCH:-full} in
 full)
 	b "kind=env $env kernel=$(uname -r)"
@@ -147,6 +175,16 @@ idle)
 			fault ${ms%:*} 1 1 ${ms#*:} off $rep
 		done
 	done
+	;;
+churn)
+	b "kind=env $env kernel=$(uname -r)"
+	faultbench -m $(($(meminfo MemFree) / 1024 - 128)) -H > /dev/null
+	churn_b absent 10
+	load_kscrubd noverify
+	churn_b loaded ${KSCRUB_CHURN_REPS:-60}
+	b "kind=churnstats wakeups=$(kstat wakeups) passes=$(kstat passes) retries=$(kstat retries) pcp_drained=$(kstat pcp_drained) pcp_looks=$(kstat pcp_looks)"
+	cat /sys/kernel/debug/kscrubd/stats
+	unload_kscrubd
 	;;
 idle4k)
 	for rep in 1 2 3 4 5 6 7 8 9 10; do

@@ -13,7 +13,7 @@ if init_on_free; then
 	expect_eq "pgscrubbed under init_on_free=1" "$(vmstat pgscrubbed)" 0
 else
 	wait_until 30 dmesg_has "kscrubd[01]: zeroed" || fail "no pass summary"
-	dmesg | grep -qE "kscrubd[01]: zeroed [0-9]+ pages \([0-9]+ MiB\) in [0-9.]+ s, [0-9]+ MB/s, engine " ||
+	dmesg | grep -qE "kscrubd[01]: zeroed [0-9]+ pages \([0-9]+ MiB\) in [0-9.]+ s, [0-9]+ MB/s, engine .*, total [0-9]+ pages, [0-9]+ passes$" ||
 		fail "no scrub pass summary in dmesg"
 	expect_ge "vmstat pgscrubbed" "$(vmstat pgscrubbed)" 100000
 fi

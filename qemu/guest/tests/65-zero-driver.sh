@@ -33,8 +33,10 @@ check_zero() {
 dirty
 expect_ge "accept: pages zeroed by the driver" "$(kdrv pages)" 16384
 expect_ge "accept: engine=driver pages" "$(kstat pages engine=driver)" 16384
-# The pass summary names the engines that did the work, the driver too
-dmesg | grep -qE "kscrubd[01]: zeroed [0-9]+ pages .* engine (.*, )?driver [0-9]+" ||
+# The pass summary names the engines that did the work, the driver too.
+# It is logged once the run of passes ends: the looks again after a
+# per-cpu drain fold into it, for up to 10 s.
+wait_until 30 dmesg_has "kscrubd[01]: zeroed [0-9]+ pages .* engine (.*, )?driver [0-9]+" ||
 	fail "no pass summary naming the driver"
 check_zero accept
 

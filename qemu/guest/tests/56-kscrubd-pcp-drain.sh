@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0
+# A map/touch/unmap loop on one CPU: 6.12 tunes that CPU's per-cpu lists
+# up to most of the 128 MiB it frees each time, where the pages wait dirty
+# and are taken and cleared again (before kscrubd drained them, a quarter
+# of these faults came prezeroed).  kscrubd sends all but the last 1 MiB
+# per CPU back to be zeroed, so that after a few rounds nearly every fault
+# is served prezeroed, and every page still reads zero.
+. /kscrub/lib.sh
+init_on_free && skip_test "init_on_free=1: freed pages are zero already"
+load_kscrubd
+d0=$(kstat pcp_drained)
+for i in 1 2 3 4 5 6; do
+	taskset -c 0 faultbench -m 128 -N > /dev/null || fail "faultbench round $i"
+	sleep 1
+done
+out=$(taskset -c 0 faultbench -m 128 -N -v -k) || fail "faultbench: $out"
+echo "$out"
+grep -A4 "cpu: 0" /proc/zoneinfo | grep -E "count|high" | head -n 4
+expect_ge "pages drained from per-cpu lists" $(($(kstat pcp_drained) - d0)) 8192
+expect_eq "non-zero pages" "$(kv nonzero_pages)" 0
+expect_ge "% served prezeroed" "$(kv prezeroed_pct | cut -d. -f1)" 90
+expect_eq "verify: non-zero prezeroed pages" "$(kstat verify_bad)" 0
+rmmod kscrubd || fail "rmmod kscrubd"
