@@ -13,6 +13,7 @@ struct seq_file;
 enum kscrub_engine_id {
 	KSCRUB_ENGINE_CLEAR,	/* the kernel's clear_page() */
 	KSCRUB_ENGINE_NT,	/* movntdq: leaves the cache alone */
+	KSCRUB_ENGINE_EXTENT,	/* clear_pages(): one string op per chunk */
 	KSCRUB_NR_CPU_ENGINES,
 	KSCRUB_ENGINE_DRIVER = KSCRUB_NR_CPU_ENGINES,	/* a zero_driver */
 	KSCRUB_NR_ENGINES,

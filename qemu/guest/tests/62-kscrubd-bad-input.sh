@@ -76,7 +76,7 @@ in_range() {
 		[ "$(cat $v/scrub_rate)" -le 100000000 ] &&
 		[ "$(cat $v/scrub_load)" -le 100000 ] &&
 		case "$(cat $v/scrub_enabled)$(cat $v/scrub_verify)" in [01][01]) ;; *) false ;; esac &&
-		case "$(cat $v/scrub_engine)" in nt|clear) ;; *) false ;; esac
+		case "$(cat $v/scrub_engine)" in nt|clear|extent) ;; *) false ;; esac
 }
 
 # Random writes: random bytes, and numbers around each range.  A write
@@ -115,7 +115,7 @@ for k in scrub_start scrub_stop scrub_engine scrub_enabled; do
 		j=0
 		while [ $j -lt 150 ]; do
 			case $k in
-			scrub_engine) val=$(echo nt clear | tr ' ' '\n' | shuf -n1) ;;
+			scrub_engine) val=$(echo nt clear extent | tr ' ' '\n' | shuf -n1) ;;
 			scrub_enabled) val=$((j % 2)) ;;
 			*) val=$(shuf -i 0-10 -n1) ;;
 			esac
