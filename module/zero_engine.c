@@ -31,14 +31,18 @@ static const char * const engine_names[KSCRUB_NR_ENGINES] = {
 
 const char *kscrub_engine_name(unsigned int id)
 {
+	if (id == KSCRUB_ENGINE_AUTO)
+		return "auto";
 	return id < KSCRUB_NR_ENGINES ? engine_names[id] : "?";
 }
 
-/* Only CPU engines can be selected; drivers are used when registered */
+/* Only CPU engines and auto can be selected; drivers are used when registered */
 int kscrub_engine_lookup(const char *name)
 {
 	int i;
 
+	if (sysfs_streq(name, "auto"))
+		return KSCRUB_ENGINE_AUTO;
 	for (i = 0; i < KSCRUB_NR_CPU_ENGINES; i++)
 		if (sysfs_streq(name, engine_names[i]))
 			return i;

@@ -26,7 +26,13 @@ expect_eq "default vm.scrub_stop" "$(cat $v/scrub_stop)" 2
 expect_eq "default vm.scrub_load" "$(cat $v/scrub_load)" 999
 expect_eq "default vm.scrub_enabled" "$(cat $v/scrub_enabled)" 1
 expect_eq "default vm.scrub_verify" "$(cat $v/scrub_verify)" 0
-expect_eq "default vm.scrub_engine" "$(cat $v/scrub_engine)" nt
+expect_eq "default vm.scrub_engine" "$(cat $v/scrub_engine)" auto
+# auto: an engine measured per block order at load, in dmesg and debugfs
+cat /sys/kernel/debug/kscrubd/engines
+dmesg | grep -E "kscrubd: engine auto by order 0-10: [cne]( [cne]){10} " ||
+	fail "no dmesg line for the engines auto picked"
+expect_eq "orders in kscrubd/engines" \
+	"$(grep -cE '^order=[0-9]+ auto=(clear|nt|extent) clear_mbps=[1-9][0-9]* nt_mbps=[1-9]' /sys/kernel/debug/kscrubd/engines)" 11
 expect_eq "default vm.scrub_high_pct" "$(cat $v/scrub_high_pct)" 100
 expect_eq "default vm.scrub_low_pct" "$(cat $v/scrub_low_pct)" 0
 expect_eq "default vm.scrub_rate" "$(cat $v/scrub_rate)" 0
@@ -113,5 +119,5 @@ for e in clear extent; do
 	out=$(faultbench -m 128 -N -v -k) || fail "faultbench -v: $out"
 	expect_eq "engine $e: non-zero pages" "$(kv nonzero_pages)" 0
 done
-echo nt > $v/scrub_engine
+echo auto > $v/scrub_engine
 rmmod kscrubd || fail "rmmod kscrubd"
