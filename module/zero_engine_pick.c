@@ -47,8 +47,9 @@ void kscrub_engines_pick(void)
 	for (order = 0; order < NR_PAGE_ORDERS; order++)
 		engine_for_order[order] = KSCRUB_ENGINE_NT;
 	for (b = 0; b < KSCRUB_PICK_BLOCKS; b++) {
-		blocks[b] = alloc_pages(GFP_KERNEL | __GFP_NOWARN,
-					MAX_PAGE_ORDER);
+		/* Not worth reclaim or compaction: nt is a sound default */
+		blocks[b] = alloc_pages(GFP_KERNEL | __GFP_NOWARN |
+					__GFP_NORETRY, MAX_PAGE_ORDER);
 		if (!blocks[b]) {
 			pr_info("kscrubd: no 32 MiB to time the engines in; engine auto is nt\n");
 			goto out;
