@@ -13,9 +13,12 @@ struct seq_file;
 enum kscrub_engine_id {
 	KSCRUB_ENGINE_CLEAR,	/* the kernel's clear_page() */
 	KSCRUB_ENGINE_NT,	/* movntdq: leaves the cache alone */
+	KSCRUB_ENGINE_EXTENT,	/* clear_pages(): one string op per chunk */
 	KSCRUB_NR_CPU_ENGINES,
 	KSCRUB_ENGINE_DRIVER = KSCRUB_NR_CPU_ENGINES,	/* a zero_driver */
 	KSCRUB_NR_ENGINES,
+	/* vm.scrub_engine=auto: the CPU engine measured fastest per order */
+	KSCRUB_ENGINE_AUTO = KSCRUB_NR_ENGINES,
 };
 
 struct kscrub_engine_stats {
@@ -37,6 +40,7 @@ struct kscrubd_stats {
 	u64 paced_ns;		/* slept to keep within vm.scrub_rate */
 	u64 pcp_drained;	/* pages sent back from per-cpu lists */
 	u64 pcp_looks;		/* timer wake-ups to look at them again */
+	u64 order_pages[KSCRUB_NR_ENGINES][NR_PAGE_ORDERS];
 };
 
 /* The passes one dmesg summary line covers, see kscrubd_summary.c */
@@ -107,6 +111,7 @@ bool kscrubd_reached_high(unsigned long zeroed, unsigned long zeroable,
 bool kscrubd_below_low(unsigned long zeroed, unsigned long zeroable,
 		       unsigned int low_pct);
 bool kscrubd_marks_ok(unsigned int low_pct, unsigned int high_pct);
+unsigned int kscrubd_engine_best(const u32 *mbps);
 u64 kscrubd_rate_delay(u64 pages, u64 elapsed_ns, unsigned int rate);
 
 /* kscrubd_scrub.c */
@@ -125,6 +130,11 @@ void kscrubd_summary_close(struct kscrubd_node *kn);
 const char *kscrub_engine_name(unsigned int id);
 int kscrub_engine_lookup(const char *name);
 void kscrub_cpu_zero(unsigned int id, void *addr, unsigned long len);
+
+/* zero_engine_pick.c */
+void kscrub_engines_pick(void);
+unsigned int kscrub_engine_for(unsigned int engine, unsigned int order);
+void kscrub_engines_show(struct seq_file *m);
 
 /* zero_driver.c */
 int kscrub_driver_zero(struct kscrubd_node *kn, int nid, void *addr,

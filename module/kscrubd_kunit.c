@@ -90,6 +90,24 @@ static void summary_folds_looks(struct kunit *test)
 						    0));
 }
 
+/* auto keeps nt unless another engine is more than 5% faster */
+static void engine_pick_margin(struct kunit *test)
+{
+	u32 mbps[KSCRUB_NR_CPU_ENGINES] = { };
+
+	mbps[KSCRUB_ENGINE_NT] = 1000;
+	mbps[KSCRUB_ENGINE_CLEAR] = 1040;
+	mbps[KSCRUB_ENGINE_EXTENT] = 1050;
+	KUNIT_EXPECT_EQ(test, kscrubd_engine_best(mbps), KSCRUB_ENGINE_NT);
+	mbps[KSCRUB_ENGINE_CLEAR] = 1100;
+	KUNIT_EXPECT_EQ(test, kscrubd_engine_best(mbps), KSCRUB_ENGINE_CLEAR);
+	mbps[KSCRUB_ENGINE_EXTENT] = 2000;
+	KUNIT_EXPECT_EQ(test, kscrubd_engine_best(mbps), KSCRUB_ENGINE_EXTENT);
+	/* Nothing measured (no memory at load): nt */
+	memset(mbps, 0, sizeof(mbps));
+	KUNIT_EXPECT_EQ(test, kscrubd_engine_best(mbps), KSCRUB_ENGINE_NT);
+}
+
 static void driver_timeout_bounds(struct kunit *test)
 {
 	static const char * const bad[] = {
@@ -182,6 +200,7 @@ static struct kunit_case kscrubd_policy_cases[] = {
 	KUNIT_CASE(switched_off_sleeps),
 	KUNIT_CASE(pcp_drain_looks_again),
 	KUNIT_CASE(summary_folds_looks),
+	KUNIT_CASE(engine_pick_margin),
 	KUNIT_CASE(driver_timeout_bounds),
 	KUNIT_CASE(driver_rate_floor),
 	KUNIT_CASE(hysteresis_marks),

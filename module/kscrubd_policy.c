@@ -20,6 +20,9 @@
 /* Passes folded into one dmesg summary cover at most this long */
 #define KSCRUBD_SUMMARY_NS		(10 * NSEC_PER_SEC)
 
+/* Another engine must beat nt by this much (%) to be picked over it */
+#define KSCRUB_PICK_MARGIN		5
+
 /* Bounds for kscrubd.driver_timeout_ms */
 #define KSCRUBD_DRIVER_TIMEOUT_MIN_MS	1
 #define KSCRUBD_DRIVER_TIMEOUT_MAX_MS	10000
@@ -96,6 +99,26 @@ bool kscrubd_summary_due(enum kscrubd_pass_end end, bool pcp_drained,
 	if (end == KSCRUBD_PASS_DONE && pcp_drained)
 		return open_ns >= KSCRUBD_SUMMARY_NS;
 	return true;
+}
+
+/*
+ * nt unless another engine is KSCRUB_PICK_MARGIN% faster: nt leaves the
+ * cache to the running tasks, which a timing loop cannot credit
+ */
+unsigned int kscrubd_engine_best(const u32 *mbps)
+{
+	unsigned int best = KSCRUB_ENGINE_NT, id;
+	u64 bar = (u64)mbps[KSCRUB_ENGINE_NT] * (100 + KSCRUB_PICK_MARGIN);
+
+	for (id = 0; id < KSCRUB_NR_CPU_ENGINES; id++) {
+		if (id == KSCRUB_ENGINE_NT)
+			continue;
+		if ((u64)mbps[id] * 100 > bar) {
+			best = id;
+			bar = (u64)mbps[id] * 100;
+		}
+	}
+	return best;
 }
 
 /* Parse a driver_timeout_ms value; -EINVAL outside its bounds */

@@ -64,10 +64,11 @@ static void zero_block(struct kscrubd_node *kn, struct page *page,
 		if (ret != -ENODEV)
 			kn->stats.driver_lost_ns += t1 - t0;
 		t0 = t1;
-		id = READ_ONCE(kscrub_engine);
+		id = kscrub_engine_for(READ_ONCE(kscrub_engine), order);
 		kscrub_cpu_zero(id, addr, len);
 	}
 	kn->stats.engine[id].pages += 1UL << order;
+	kn->stats.order_pages[id][order] += 1UL << order;
 	kn->stats.engine[id].ns += ktime_get_ns() - t0;
 }
 

@@ -86,12 +86,21 @@ static int drivers_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(drivers);
 
+static int engines_show(struct seq_file *m, void *v)
+{
+	kscrub_engines_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(engines);
+
 int kscrubd_stats_init(void)
 {
 	kscrub_debugfs = debugfs_create_dir("kscrubd", NULL);
 	debugfs_create_file("stats", 0444, kscrub_debugfs, NULL, &stats_fops);
 	debugfs_create_file("drivers", 0444, kscrub_debugfs, NULL,
 			    &drivers_fops);
+	debugfs_create_file("engines", 0444, kscrub_debugfs, NULL,
+			    &engines_fops);
 	kscrub_driver_bench_init(kscrub_debugfs);
 	return 0;
 }

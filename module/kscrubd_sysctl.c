@@ -27,7 +27,7 @@ unsigned int kscrub_verify;
  * 1.7x clear_page() in the guest (userspace/results/clearbw.md), and it
  * does not evict anyone's working set for pages nobody reads soon.
  */
-unsigned int kscrub_engine = KSCRUB_ENGINE_NT;
+unsigned int kscrub_engine = KSCRUB_ENGINE_AUTO;
 /*
  * Zero everything kscrubd can, and let every wake-up restart it: no
  * hysteresis unless asked for (FreeBSD's marks were 80 and 66).

@@ -5,13 +5,17 @@
  * it skips when kscrubd is loaded.  Blocks are made zeroed by hand with
  * scrubd_rmpage() + memset() + end_zero_page(), and each case takes back
  * what it made, so that the zeroed lists hold only the case's blocks.
+ * A second suite checks the series' clear_pages() and
+ * clear_user_highpages() byte by byte.
  */
 #include <kunit/test.h>
 #include <linux/gfp.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/page_prezero.h>
 #include <linux/slab.h>
 #include <linux/vmstat.h>
+#include <asm/cpufeature.h>
 
 static void test_coalesced(struct page_scrubber *s, struct zone *zone,
 			   unsigned int order)
@@ -554,7 +558,75 @@ static struct kunit_suite prezero_suite = {
 	.test_cases = prezero_cases,
 };
 
-kunit_test_suite(prezero_suite);
+/*
+ * clear_pages() (patch 4, backported from Linux 7.0) clears exactly the
+ * run it is given: poison a block, clear all but its first and last page,
+ * and look at every byte.
+ */
+static void check_run_cleared(struct kunit *test, void *addr,
+			      unsigned int npages)
+{
+	unsigned long run = (unsigned long)npages * PAGE_SIZE;
+
+	KUNIT_EXPECT_NULL(test, memchr_inv(addr, 0xa5, PAGE_SIZE));
+	KUNIT_EXPECT_NULL(test, memchr_inv(addr + PAGE_SIZE, 0, run));
+	KUNIT_EXPECT_NULL(test, memchr_inv(addr + PAGE_SIZE + run, 0xa5,
+					   PAGE_SIZE));
+}
+
+static void clear_run(struct kunit *test, unsigned int order, bool user)
+{
+	unsigned int npages = (1U << order) - 2;
+	struct page *page;
+	void *addr;
+
+	page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
+	if (!page)
+		kunit_skip(test, "no free block of order %u", order);
+	addr = page_address(page);
+	memset(addr, 0xa5, PAGE_SIZE << order);
+	if (user)
+		clear_user_highpages(nth_page(page, 1), 0x400000, npages);
+	else
+		clear_pages(addr + PAGE_SIZE, npages);
+	check_run_cleared(test, addr, npages);
+	__free_pages(page, order);
+}
+
+static void clear_pages_short_run(struct kunit *test)
+{
+	kunit_info(test, "clear_pages() uses %s\n",
+		   boot_cpu_has(X86_FEATURE_ERMS) ? "rep stosb" :
+		   boot_cpu_has(X86_FEATURE_REP_GOOD) ? "rep stosq" :
+		   "unrolled stores");
+	clear_run(test, 2, false);
+}
+
+/* 510 pages in one call: a count far beyond one page's */
+static void clear_pages_long_run(struct kunit *test)
+{
+	clear_run(test, 9, false);
+}
+
+/* What folio_zero_user() now calls for a THP that did not come zeroed */
+static void clear_user_highpages_run(struct kunit *test)
+{
+	clear_run(test, 9, true);
+}
+
+static struct kunit_case clear_pages_cases[] = {
+	KUNIT_CASE(clear_pages_short_run),
+	KUNIT_CASE(clear_pages_long_run),
+	KUNIT_CASE(clear_user_highpages_run),
+	{}
+};
+
+static struct kunit_suite clear_pages_suite = {
+	.name = "clear_pages",
+	.test_cases = clear_pages_cases,
+};
+
+kunit_test_suites(&prezero_suite, &clear_pages_suite);
 
 MODULE_DESCRIPTION("KUnit tests for page prezeroing");
 MODULE_LICENSE("GPL");

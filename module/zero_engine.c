@@ -4,7 +4,9 @@
  * fault path would have used (rep stosb/stosq or unrolled stores, picked
  * by alternatives).  "nt" uses non-temporal SSE2 stores: a scrubbed page is
  * not touched again until it is allocated, so there is no point in
- * pulling it into the cache and evicting someone's working set.
+ * pulling it into the cache and evicting someone's working set.  "extent"
+ * is the series' clear_pages(): one rep stosb (or stosq) over up to
+ * 2 MiB, where "clear" makes one per 4 KiB page.
  */
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -13,25 +15,34 @@
 
 #include "kscrubd.h"
 
-/* Bytes zeroed between two cond_resched() calls */
-#define KSCRUB_CHUNK	(256UL << 10)
+/*
+ * Bytes zeroed between two cond_resched() calls: nt keeps preemption off
+ * for a chunk; extent does not, and a longer run is what it is for
+ */
+#define KSCRUB_CHUNK		(256UL << 10)
+#define KSCRUB_EXTENT_CHUNK	(2UL << 20)
 
 static const char * const engine_names[KSCRUB_NR_ENGINES] = {
 	[KSCRUB_ENGINE_CLEAR] = "clear",
 	[KSCRUB_ENGINE_NT] = "nt",
+	[KSCRUB_ENGINE_EXTENT] = "extent",
 	[KSCRUB_ENGINE_DRIVER] = "driver",
 };
 
 const char *kscrub_engine_name(unsigned int id)
 {
+	if (id == KSCRUB_ENGINE_AUTO)
+		return "auto";
 	return id < KSCRUB_NR_ENGINES ? engine_names[id] : "?";
 }
 
-/* Only CPU engines can be selected; drivers are used when registered */
+/* Only CPU engines and auto can be selected; drivers are used when registered */
 int kscrub_engine_lookup(const char *name)
 {
 	int i;
 
+	if (sysfs_streq(name, "auto"))
+		return KSCRUB_ENGINE_AUTO;
 	for (i = 0; i < KSCRUB_NR_CPU_ENGINES; i++)
 		if (sysfs_streq(name, engine_names[i]))
 			return i;
@@ -73,11 +84,16 @@ static void zero_nt(void *addr, unsigned long len)
 
 void kscrub_cpu_zero(unsigned int id, void *addr, unsigned long len)
 {
+	unsigned long chunk = id == KSCRUB_ENGINE_EXTENT ?
+			      KSCRUB_EXTENT_CHUNK : KSCRUB_CHUNK;
+
 	while (len) {
-		unsigned long n = min(len, KSCRUB_CHUNK);
+		unsigned long n = min(len, chunk);
 
 		if (id == KSCRUB_ENGINE_NT)
 			zero_nt(addr, n);
+		else if (id == KSCRUB_ENGINE_EXTENT)
+			clear_pages(addr, n >> PAGE_SHIFT);
 		else
 			zero_clear(addr, n);
 		addr += n;

@@ -146,6 +146,7 @@ full)
 	cpuloop_b idle
 	engine_bw clear
 	engine_bw nt
+	engine_bw extent
 	bte_b
 	matrix on
 	# Interference while scrubbing: free 1 GiB of dirty memory, then spin
@@ -161,6 +162,7 @@ engines)
 	load_kscrubd noverify
 	engine_bw clear
 	engine_bw nt
+	engine_bw extent
 	bte_b
 	unload_kscrubd
 	;;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # After a scrub pass, a process faulting in 256 MiB gets its pages served
-# prezeroed (4 KiB and THP), every page reads zero, and verify mode finds
-# no prezeroed page that is not zero.
+# prezeroed (4 KiB, THP and 64 KiB mTHP), every page reads zero, and
+# verify mode finds no prezeroed page that is not zero.
 . /kscrub/lib.sh
 load_kscrubd
 sysctl -w vm.scrub_verify=1 > /dev/null || fail "sysctl vm.scrub_verify=1"
@@ -17,6 +17,32 @@ for mode in N H; do
 	fi
 	[ $mode = H ] && expect_ge "-H: THP faults" "$(kv thp_fault_alloc)" 100
 done
+
+# 64 KiB mTHP (order 4, from the buddy lists, not the per-cpu ones): with
+# 2 MiB THP off and 64 KiB on, one touch per 64 KiB
+t=/sys/kernel/mm/transparent_hugepage
+if [ -w $t/hugepages-64kB/enabled ]; then
+	thp_mode() { sed 's/.*\[\(.*\)\].*/\1/' $t/hugepages-$1/enabled; }
+	old2m=$(thp_mode 2048kB) old64=$(thp_mode 64kB)
+	echo never > $t/hugepages-2048kB/enabled
+	echo always > $t/hugepages-64kB/enabled
+	wait_until 120 scrubbed_most || fail "not scrubbed before the mTHP run"
+	f0=$(cat $t/hugepages-64kB/stats/anon_fault_alloc)
+	out=$(faultbench -m 256 -s 64 -v -k)
+	rc=$?
+	f1=$(cat $t/hugepages-64kB/stats/anon_fault_alloc)
+	echo $old2m > $t/hugepages-2048kB/enabled
+	echo $old64 > $t/hugepages-64kB/enabled
+	[ $rc = 0 ] || fail "faultbench mTHP: $out"
+	echo "$out"
+	expect_ge "mTHP: 64 KiB faults" $((f1 - f0)) 3686
+	expect_eq "mTHP: non-zero pages" "$(kv nonzero_pages)" 0
+	if init_on_free; then
+		expect_eq "mTHP: pages cleared" "$(kv pgalloc_cleared)" 0
+	else
+		expect_ge "mTHP: % served prezeroed" "$(kv prezeroed_pct | cut -d. -f1)" 90
+	fi
+fi
 expect_eq "verify: non-zero prezeroed pages" "$(kstat verify_bad)" 0
 init_on_free || expect_ge "verify: pages checked" "$(kstat verified_pages)" 100000
 rmmod kscrubd || fail "rmmod kscrubd"

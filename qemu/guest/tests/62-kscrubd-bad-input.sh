@@ -76,7 +76,7 @@ in_range() {
 		[ "$(cat $v/scrub_rate)" -le 100000000 ] &&
 		[ "$(cat $v/scrub_load)" -le 100000 ] &&
 		case "$(cat $v/scrub_enabled)$(cat $v/scrub_verify)" in [01][01]) ;; *) false ;; esac &&
-		case "$(cat $v/scrub_engine)" in nt|clear) ;; *) false ;; esac
+		case "$(cat $v/scrub_engine)" in auto|nt|clear|extent) ;; *) false ;; esac
 }
 
 # Random writes: random bytes, and numbers around each range.  A write
@@ -115,7 +115,7 @@ for k in scrub_start scrub_stop scrub_engine scrub_enabled; do
 		j=0
 		while [ $j -lt 150 ]; do
 			case $k in
-			scrub_engine) val=$(echo nt clear | tr ' ' '\n' | shuf -n1) ;;
+			scrub_engine) val=$(echo auto nt clear extent | tr ' ' '\n' | shuf -n1) ;;
 			scrub_enabled) val=$((j % 2)) ;;
 			*) val=$(shuf -i 0-10 -n1) ;;
 			esac
@@ -138,7 +138,7 @@ echo "ok: 600 racing writes left scrub_start=$(cat $v/scrub_start) scrub_stop=$(
 echo 1 > $v/scrub_enabled
 echo 2 > $v/scrub_stop
 echo 7 > $v/scrub_start
-echo nt > $v/scrub_engine
+echo auto > $v/scrub_engine
 echo 999 > $v/scrub_load
 echo 0 > $v/scrub_low_pct
 echo 100 > $v/scrub_high_pct

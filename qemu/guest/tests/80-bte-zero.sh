@@ -78,8 +78,12 @@ echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_cl
 quiesce bench
 bench_rate 10 32
 bench_rate 4 2048
-# Polled once per tick, 64 KiB blocks made 7 MB/s (1%); 90% is the target
-expect_ge "64 KiB blocks: % of the declared rate" $pct 50
+# Polled once per tick, 64 KiB blocks made 7 MB/s (1%); 90% is the target.
+# A debug kernel (KASAN, lockdep) made 39%: its floor still tells a
+# signalled completion from a polled one.
+floor=50
+debug_kernel && floor=20
+expect_ge "64 KiB blocks: % of the declared rate" $pct $floor
 [ $pct -ge 90 ] || echo "note: below the 90% target on 64 KiB blocks (host load?)"
 
 echo 1 > $p/fail_every

@@ -132,10 +132,41 @@ while read -r name r1; do
 	fi
 	printf '| %-22s | %-36s | %-36s |%s\n' "$name" "$r1" "$r2" "$mark"
 done < /tmp/mmst.without
-# A test that differed runs again, without and then with kscrubd: if the
-# two agree this time, the first difference was the test's own flakiness
-# (khugepaged's mTHP run once failed a case without kscrubd), reported
-# but not counted.
+# num KEY RESULT: the count after KEY: in a result (khugepaged's ok: is
+# its pass:), or nothing
+num() {
+	echo "$2" | tr ',' '\n' | awk -F: -v k="$1" 'NF > 1 {
+		key = $(NF - 1)
+		if (key == "ok") key = "pass"
+		if (key == k) { print $NF; exit }
+	}'
+}
+
+# within NAME: both runs with kscrubd passed no fewer cases and failed no
+# more than the worse of the two runs without it
+within() {
+	local r p f lo=99999 hi=0
+	for r in $(awk -v n="$1" '$1 == n { print $2 }' /tmp/mmst.without /tmp/mmst.without2); do
+		p=$(num pass "$r")
+		f=$(num fail "$r")
+		[ -n "$p" ] && [ -n "$f" ] || return 1
+		[ "$p" -lt $lo ] && lo=$p
+		[ "$f" -gt $hi ] && hi=$f
+	done
+	for r in $(awk -v n="$1" '$1 == n { print $2 }' /tmp/mmst.with /tmp/mmst.with2); do
+		p=$(num pass "$r")
+		f=$(num fail "$r")
+		[ -n "$p" ] && [ -n "$f" ] || return 1
+		[ "$p" -ge $lo ] && [ "$f" -le $hi ] || return 1
+	done
+}
+
+# A test that differed runs again, without and then with kscrubd.  The
+# first difference was the test's own flakiness, reported but not
+# counted, if the two agree this time, or if neither run with kscrubd
+# did worse than the worse run without it: on the debug kernel
+# khugepaged's runs without kscrubd alone gave 60 and 61 passes, 4 and 5
+# failures.
 if [ -s /tmp/mmst.differ ]; then
 	unload_kscrubd
 	run_all without2 $(cat /tmp/mmst.differ)
@@ -149,13 +180,16 @@ if [ -s /tmp/mmst.differ ]; then
 		if [ -n "$r1" ] && [ "$r1" = "$r2" ]; then
 			echo "$name: flaky, not kscrubd: the second runs agree ($r1)"
 			differ=$((differ - 1))
+		elif within "$name"; then
+			echo "$name: flaky, not kscrubd: with it no worse than the worse run without"
+			differ=$((differ - 1))
 		fi
 	done
 fi
 for name in $(cat /tmp/mmst.differ); do
 	for label in without with; do
 		echo "--- $name $label kscrubd: failed cases and last lines"
-		grep -E '^not ok' /tmp/mmst.$label.$name | head -n 20
+		grep -E '^not ok|\.\.\. .*Fail' /tmp/mmst.$label.$name | head -n 20
 		tail -n 5 /tmp/mmst.$label.$name
 	done
 done
