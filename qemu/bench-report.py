@@ -160,20 +160,30 @@ def headline(g):
     return lines
 
 
+GUESTS = {"full": "guest (TCG, qemu64)", "engines-cpumax": "guest (TCG, -cpu max)"}
+
+
+def where(r):
+    """native, or which guest CPU model a row was measured on"""
+    if r.get("boot") == "native":
+        return "native"
+    return GUESTS.get(r.get("boot"), "guest (TCG)")
+
+
 def clearbw_table(rows, out):
     g = defaultdict(list)
     for r in rows:
         if r.get("kind") == "clearbw" and "gbps" in r:
-            env = "native" if r.get("boot") == "native" else "guest (TCG)"
-            g[(env, r["method"], int(r["extent_kib"]))].append(float(r["gbps"]))
-    kb = [k for k in rows if k.get("kind") == "kscrubbw"]
+            g[(where(r), r["method"], int(r["extent_kib"]))].append(float(r["gbps"]))
+    envs = ["native"] + list(GUESTS.values())
     w = ["# Clearing bandwidth\n",
          "GB/s (10^9 bytes/s), best of 3.  *native* is this host's CPU running "
          "userspace/clearbw directly; *guest* is the same program under QEMU TCG, "
          "which emulates the stores and models no cache: guest figures say "
-         "nothing about real hardware, only how the guest's own engines compare.\n",
+         "nothing about real hardware, only how the guest's own engines compare.  "
+         "The guests' CPU models are in the per-order section below.\n",
          "| where | method | 4 KiB | 2 MiB | 256 MiB | 1 GiB |", "|---|---|---:|---:|---:|---:|"]
-    for env in ("native", "guest (TCG)"):
+    for env in envs:
         for m in ("memset", "rep_stosb", "rep_stosq", "sse2", "avx2", "movnti", "movntdq"):
             cells = []
             for e in (4, 2048, 262144, 1048576):
@@ -185,20 +195,62 @@ def clearbw_table(rows, out):
     w.append("Each engine zeroes 1 GiB of freshly freed memory three times; MB/s is pages "
              "zeroed over the time kscrubd's threads spent in the engine (which includes "
              "time preempted at SCHED_IDLE), best round, as the figures above are best of 3.\n")
-    w.append("| engine | rounds | pages (all rounds) | MB/s, best round | all rounds | vs guest memset 256 MiB |")
-    w.append("|---|---:|---:|---:|---|---:|")
-    ms = g.get(("guest (TCG)", "memset", 262144))
+    w.append("| guest | engine | rounds | pages (all rounds) | MB/s, best round | all rounds "
+             "| vs guest memset 256 MiB |")
+    w.append("|---|---|---:|---:|---:|---|---:|")
     byeng = defaultdict(list)
-    for r in kb:
-        pages, ns = int(r["pages"]), int(r["ns"])
-        byeng[r["engine"]].append((pages, pages * 4096 * 1000 / ns if ns else 0))
-    for eng, runs in byeng.items():
+    for r in rows:
+        if r.get("kind") == "kscrubbw":
+            pages, ns = int(r["pages"]), int(r["ns"])
+            byeng[(where(r), r["engine"])].append((pages, pages * 4096 * 1000 / ns if ns else 0))
+    for (env, eng), runs in byeng.items():
+        ms = g.get((env, "memset", 262144))
         best = max(m for _, m in runs)
         rel = f"{best / (max(ms) * 1000) * 100:.0f}%" if ms else "-"
-        w.append(f"| {eng} | {len(runs)} | {sum(p for p, _ in runs)} | {best:.0f} | "
+        w.append(f"| {env} | {eng} | {len(runs)} | {sum(p for p, _ in runs)} | {best:.0f} | "
                  + " ".join(f"{m:.0f}" for _, m in runs) + f" | {rel} |")
+    w += engine_order_table(rows, g)
     w += bte_table(rows)
     open(os.path.join(out, "clearbw.md"), "w").write("\n".join(w) + "\n")
+
+
+def engine_order_table(rows, g):
+    """What vm.scrub_engine=auto measured and picked per block order"""
+    w = ["\n## The engine per block order (vm.scrub_engine=auto)\n",
+         "At insmod, auto times each CPU engine on 32 MiB in blocks of each order and "
+         "keeps `nt` unless another engine is more than 5% faster (it also leaves the "
+         "cache alone, which a timing loop cannot credit).  *memset* is userspace "
+         "clearbw in blocks of the same size in the same boot, before insmod, best of "
+         "3; *pick / memset* compares the picked engine with it.  TCG: these rank the "
+         "guest's own engines, they say nothing about a real CPU.\n"]
+    found = False
+    for boot, env in GUESTS.items():
+        picks = {int(r["order"]): r for r in rows
+                 if r.get("boot") == boot and r.get("kind") == "enginepick"}
+        if not picks:
+            continue
+        found = True
+        cpu = next((r for r in rows if r.get("boot") == boot and r.get("kind") == "cpu"), {})
+        flags = ", ".join(f"{f} {'yes' if cpu.get(f) == '1' else 'no'}"
+                          for f in ("rep_good", "erms", "fsrm"))
+        w.append(f"### {env}: {cpu.get('model', '?').replace('_', ' ').strip()} ({flags})\n")
+        w.append("| order | block | clear MB/s | nt MB/s | extent MB/s | auto picks | "
+                 "memset MB/s | pick / memset |")
+        w.append("|---:|---:|---:|---:|---:|---|---:|---:|")
+        for o in sorted(picks):
+            r = picks[o]
+            kib = 4 << o
+            ms = g.get((env, "memset", kib))
+            ms = max(ms) * 1000 if ms else None
+            pick = r["auto"]
+            pv = int(r.get(f"{pick}_mbps", 0))
+            blk = f"{kib} KiB" if kib < 1024 else f"{kib // 1024} MiB"
+            w.append(f"| {o} | {blk} | {r.get('clear_mbps', '-')} | {r.get('nt_mbps', '-')} | "
+                     f"{r.get('extent_mbps', '-')} | {pick} | "
+                     f"{f'{ms:.0f}' if ms else '-'} | "
+                     f"{f'{pv / ms * 100:.0f}%' if ms and pv else '-'} |")
+        w.append("")
+    return w if found else []
 
 
 def bte_table(rows):
@@ -211,11 +263,12 @@ def bte_table(rows):
          "length over the declared rate) driven through kscrubd's own wait: "
          "256 blocks of each size, one at a time, scrubbing paused.  When kscrubd "
          "polled the driver once a tick, 64 KiB blocks made 7 MB/s.\n",
-         "| block | MB/s | declared MB/s | % of declared |", "|---:|---:|---:|---:|"]
-    for r in sorted(bte, key=lambda r: int(r["bytes"])):
+         "| guest | block | MB/s | declared MB/s | % of declared |",
+         "|---|---:|---:|---:|---:|"]
+    for r in sorted(bte, key=lambda r: (where(r), int(r["bytes"]))):
         decl = int(r["declared_bps"]) / 1e6
         mbps = int(r["mbps"])
-        w.append(f"| {int(r['bytes']) // 1024} KiB | {mbps} | {decl:.0f} | "
+        w.append(f"| {where(r)} | {int(r['bytes']) // 1024} KiB | {mbps} | {decl:.0f} | "
                  f"{mbps / decl * 100:.0f}% |")
     return w
 
@@ -310,7 +363,8 @@ def churn_table(rows, out):
         if state == "loaded":
             dat.write(f"# {boot}\n")
             for r in rs:
-                dat.write(f"{r['rep']} {r['prezeroed_pct']} {int(r['memzero_kib']) / 1024:.0f}\n")
+                dat.write(f"{r['rep']} {r['prezeroed_pct']} "
+                          f"{int(r['memzero_kib']) / 1024:.0f} {r['t']}\n")
             dat.write("\n\n")
     dat.close()
     for r in rows:
@@ -350,6 +404,15 @@ set yrange [0:100]
 set key bottom right
 plot "{out}/churn.dat" index 0 using 1:2 with linespoints title "1 node", \\
      "" index 1 using 1:2 with linespoints title "2 nodes"
+set output "{out}/churn-memzero.png"
+set title "MemZero during the same churn, after each rep (TCG)"
+set xlabel "seconds since the first rep with kscrubd loaded"
+set ylabel "MemZero, MiB"
+set autoscale y
+set yrange [0:*]
+set key top right
+plot "{out}/churn.dat" index 0 using 4:3 with linespoints title "1 node", \\
+     "" index 1 using 4:3 with linespoints title "2 nodes"
 """
     try:
         subprocess.run(["gnuplot"], input=script, text=True, check=True)

@@ -62,11 +62,14 @@ tree=$cache/tree-$key
 build=$cache/build-$key
 mkdir -p "$cache"
 
-# Keep the few most recently used trees and builds; each is over a GiB.
-# make bench uses four: patched and unpatched, with and without jump labels.
+# Keep the few most recently used trees and builds; each is 2-3 GiB.
+# make bench uses three (the test kernel, and the patched and unpatched
+# kernels built as Debian builds them), make test-debug a fourth; with
+# only four kept, a kernel for a branch under test pushed the debug
+# kernel out and the next debug run rebuilt it for half an hour.
 prune() {
 	local old
-	old=$(ls -1td "$cache"/build-* 2>/dev/null | tail -n +5) || true
+	old=$(ls -1td "$cache"/build-* 2>/dev/null | tail -n +7) || true
 	for b in $old; do
 		rm -rf "$b" "$cache/tree-${b##*/build-}"
 	done

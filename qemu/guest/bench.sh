@@ -7,8 +7,9 @@
 #   scrubtime  the time kscrubd takes to zero all free memory
 #   idle       the single-thread fault rate with no scrubber, for the
 #              patched and the unpatched kernel
-#   engines    clearing bandwidth, kscrubd's engines and bte_zero only (a
-#              quick look)
+#   engines    clearing bandwidth, kscrubd's engines (what auto picks per
+#              block order, and each engine's rate) and bte_zero only; make
+#              bench runs it on a CPU model with ERMS and FSRM
 #   idle4k     the 4 KiB fault loop of idle alone, for instruction
 #              profiles of the two kernels (qemu/profile/profile.sh)
 #   churn      a steady map/touch/unmap churn on one vCPU, the other idle:
@@ -66,8 +67,29 @@ scrubtime() {
 	b "kind=scrubtime $env seconds=$(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.2f", b - a }') memzero_kib=$(meminfo MemZero) scrubbed_pages=$(vmstat pgscrubbed)"
 }
 
-clearbw_b() {	# clearbw_b EXTENTS_KIB: userspace clearing bandwidth, best of 3
-	clearbw -k -s $1 -b 512 -m 512 -r 3 | while read -r l; do b "kind=clearbw $l"; done
+clearbw_b() {	# clearbw_b EXTENTS_KIB [METHODS]: userspace clearing bandwidth, best of 3
+	clearbw -k -s $1 -b 512 -m 512 -r 3 ${2:+-M $2} |
+		while read -r l; do b "kind=clearbw $l"; done
+}
+
+# enginepick_b: the guest's CPU, and what vm.scrub_engine=auto measured
+# at load per block order (debugfs engines); the report sets it next to
+# memset_orders_b's figures
+enginepick_b() {
+	local model
+
+	model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1 | tr -c 'A-Za-z0-9.+\n' _)
+	b "kind=cpu model=$model $(for f in rep_good erms fsrm; do
+		grep -m1 '^flags' /proc/cpuinfo | grep -qw $f && echo $f=1 || echo $f=0
+	done | tr '\n' ' ')"
+	sed 's/ [a-z]*_pages=[0-9]*//g' /sys/kernel/debug/kscrubd/engines |
+		while read -r l; do b "kind=enginepick $l"; done
+}
+
+# memset_orders_b: a userspace memset of blocks of each order 0-10, before
+# kscrubd is loaded, so that its threads do not share the vCPUs
+memset_orders_b() {
+	clearbw_b 4,8,16,32,64,128,256,512,1024,2048,4096 memset
 }
 
 # engine_bw ENGINE: scrub 1 GiB of dirty memory with it, three times, as
@@ -137,12 +159,14 @@ full)
 	# prezeroing pay for that and kscrubd's later runs do not
 	faultbench -m $(($(meminfo MemFree) / 1024 - 128)) -H > /dev/null
 	clearbw_b 4,2048,262144
+	memset_orders_b
 	cpuloop_b absent
 	matrix off
 	# Not timed: the pages the matrix left on the per-cpu lists drain
 	# into the buddy lists for seconds after; the scrubtime boots time
 	# the first scrub of a fresh guest
 	load_kscrubd noverify
+	enginepick_b
 	cpuloop_b idle
 	engine_bw clear
 	engine_bw nt
@@ -158,8 +182,11 @@ full)
 	cpuloop_b absent
 	;;
 engines)
-	clearbw_b 2048,262144
+	b "kind=env $env kernel=$(uname -r)"
+	clearbw_b 4,2048,262144
+	memset_orders_b
 	load_kscrubd noverify
+	enginepick_b
 	engine_bw clear
 	engine_bw nt
 	engine_bw extent

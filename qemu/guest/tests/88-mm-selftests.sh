@@ -52,6 +52,14 @@ missing() {
 	done
 }
 
+# khugepaged's "Doing this... OK" and "... Fail" lines
+kh_ok='\.\.\. .*OK'
+kh_fail='\.\.\. .*Fail'
+# One khugepaged case fails now and then on the debug kernel with or
+# without kscrubd ("Fail: Bad return value" in a run without it, "Fail"
+# in runs with it): it is left out of the counts, and named when it fails
+kh_flaky='Collapse PTE table full of different compound pages'
+
 # result LOG RC [CASES]: what a run gave, as pass:N,fail:N,skip:N,rc=N
 result() {
 	local t
@@ -71,9 +79,9 @@ result() {
 		t="pass:$1,fail:$2,skip:$5"
 		[ "$3$4$6" = 000 ] || t="$t,xfail:$3,xpass:$4,error:$6"
 		echo "$t,rc=$7"
-	elif grep -q '\.\.\. .*\(OK\|Fail\)' $1; then
-		# khugepaged's "Doing this... OK" and "... Fail" lines
-		echo "ok:$(grep -c '\.\.\. .*OK' $1),fail:$(grep -c '\.\.\. .*Fail' $1),rc=$2"
+	elif grep -qe "$kh_ok" -e "$kh_fail" $1; then
+		# its exit code counts the flaky case too
+		echo "ok:$(grep -v "$kh_flaky" $1 | grep -c "$kh_ok"),fail:$(grep -v "$kh_flaky" $1 | grep -c "$kh_fail")"
 	elif [ "$2" = 143 ]; then
 		echo "timeout"
 	else
@@ -106,7 +114,17 @@ run_all() {
 		rm -rf /tmp/thp_fs_*
 		res=$(result /tmp/mmst.$label.$name $rc $cases)
 		echo "$label: $name $args: $res in $(($(cut -d. -f1 /proc/uptime) - t0)) s"
+		grep "$kh_flaky.*Fail" /tmp/mmst.$label.$name | sed "s/^/$label: $name: flaky, not counted: /"
 		echo "$name $res" >> /tmp/mmst.$label
+	done
+}
+
+# result_of NAME LABEL...: NAME's result in each of those runs
+result_of() {
+	local name=$1 label
+	shift
+	for label in "$@"; do
+		awk -v n="$name" '$1 == n { print $2 }' /tmp/mmst.$label
 	done
 }
 
@@ -123,7 +141,7 @@ differ=0
 printf '| %-22s | %-36s | %-36s |\n' "mm selftest" "without kscrubd" "with kscrubd"
 printf '|%s|%s|%s|\n' ------------------------ -------------------------------------- --------------------------------------
 while read -r name r1; do
-	r2=$(awk -v n="$name" '$1 == n { print $2 }' /tmp/mmst.with)
+	r2=$(result_of "$name" with)
 	mark=
 	if [ "$r1" != "$r2" ]; then
 		mark=" DIFFERS"
@@ -142,22 +160,26 @@ num() {
 	}'
 }
 
+# counts RESULT: "PASS FAIL" from a result, or false if it has not both
+counts() {
+	local p f
+	p=$(num pass "$1")
+	f=$(num fail "$1")
+	[ -n "$p" ] && [ -n "$f" ] && echo "$p $f"
+}
+
 # within NAME: both runs with kscrubd passed no fewer cases and failed no
 # more than the worse of the two runs without it
 within() {
-	local r p f lo=99999 hi=0
-	for r in $(awk -v n="$1" '$1 == n { print $2 }' /tmp/mmst.without /tmp/mmst.without2); do
-		p=$(num pass "$r")
-		f=$(num fail "$r")
-		[ -n "$p" ] && [ -n "$f" ] || return 1
-		[ "$p" -lt $lo ] && lo=$p
-		[ "$f" -gt $hi ] && hi=$f
+	local r c lo=99999 hi=0
+	for r in $(result_of "$1" without without2); do
+		c=$(counts "$r") || return 1
+		[ ${c% *} -lt $lo ] && lo=${c% *}
+		[ ${c#* } -gt $hi ] && hi=${c#* }
 	done
-	for r in $(awk -v n="$1" '$1 == n { print $2 }' /tmp/mmst.with /tmp/mmst.with2); do
-		p=$(num pass "$r")
-		f=$(num fail "$r")
-		[ -n "$p" ] && [ -n "$f" ] || return 1
-		[ "$p" -ge $lo ] && [ "$f" -le $hi ] || return 1
+	for r in $(result_of "$1" with with2); do
+		c=$(counts "$r") || return 1
+		[ ${c% *} -ge $lo ] && [ ${c#* } -le $hi ] || return 1
 	done
 }
 
@@ -175,8 +197,8 @@ if [ -s /tmp/mmst.differ ]; then
 	bad=$((bad + $(kstat verify_bad)))
 	rmmod kscrubd || fail "rmmod kscrubd"
 	for name in $(cat /tmp/mmst.differ); do
-		r1=$(awk -v n="$name" '$1 == n { print $2 }' /tmp/mmst.without2)
-		r2=$(awk -v n="$name" '$1 == n { print $2 }' /tmp/mmst.with2)
+		r1=$(result_of "$name" without2)
+		r2=$(result_of "$name" with2)
 		if [ -n "$r1" ] && [ "$r1" = "$r2" ]; then
 			echo "$name: flaky, not kscrubd: the second runs agree ($r1)"
 			differ=$((differ - 1))
@@ -189,7 +211,7 @@ fi
 for name in $(cat /tmp/mmst.differ); do
 	for label in without with; do
 		echo "--- $name $label kscrubd: failed cases and last lines"
-		grep -E '^not ok|\.\.\. .*Fail' /tmp/mmst.$label.$name | head -n 20
+		grep -e '^not ok' -e "$kh_fail" /tmp/mmst.$label.$name | head -n 20
 		tail -n 5 /tmp/mmst.$label.$name
 	done
 done
