@@ -9,7 +9,7 @@
 #              patched and the unpatched kernel
 #   engines    clearing bandwidth, kscrubd's engines (what auto picks per
 #              block order, and each engine's rate) and bte_zero only; make
-#              bench runs it on a CPU model with ERMS and FSRM
+#              bench runs it on -cpu max (ERMS; QEMU 7.2 has no FSRM)
 #   idle4k     the 4 KiB fault loop of idle alone, for instruction
 #              profiles of the two kernels (qemu/profile/profile.sh)
 #   churn      a steady map/touch/unmap churn on one vCPU, the other idle:
