@@ -80,7 +80,7 @@ static struct page_scrubber kscrubd_scrubber = {
 
 void kscrubd_set_start_order(unsigned int order)
 {
-	WRITE_ONCE(kscrubd_scrubber.order, order);
+	page_scrubber_set_order(&kscrubd_scrubber, order);
 }
 
 static int kscrubd(void *arg)

@@ -11,15 +11,23 @@
 #include <kunit/test.h>
 #include <linux/gfp.h>
 #include <linux/highmem.h>
+#include <linux/kasan.h>
 #include <linux/mm.h>
 #include <linux/page_prezero.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/vmstat.h>
 #include <asm/cpufeature.h>
 
+/* Calls of the coalesced hook: all, and those below the suite's order */
+static atomic_t coalesced_all, coalesced_small;
+
 static void test_coalesced(struct page_scrubber *s, struct zone *zone,
 			   unsigned int order)
 {
+	atomic_inc(&coalesced_all);
+	if (order < MAX_PAGE_ORDER)
+		atomic_inc(&coalesced_small);
 }
 
 /* Blocks the verify hook found not zero, and how many it checked */
@@ -516,6 +524,74 @@ static void planted_byte_is_caught(struct kunit *test)
 	__free_pages(got, 0);
 }
 
+/*
+ * memory_failure() on a page of a block out for zeroing finds it neither
+ * allocated nor free: it sets PG_hwpoison and leaves the page to us.  On
+ * its way back the page stays out, as take_page_off_buddy() leaves one,
+ * and the rest of the block is free and still zeroed.
+ */
+static void poisoned_while_out_stays_out(struct kunit *test)
+{
+	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	struct page *page, *bad;
+	bool kept_out;
+
+	if (!IS_ENABLED(CONFIG_MEMORY_FAILURE))
+		kunit_skip(test, "CONFIG_MEMORY_FAILURE is off");
+	page = take_block(test, zone, 2);
+	bad = page + 1;
+	memset(page_address(page), 0, PAGE_SIZE << 2);
+	SetPageHWPoison(bad);
+	end_zero_page(page, 2);
+
+	kept_out = page_count(bad) == 1;
+	KUNIT_EXPECT_TRUE(test, kept_out);
+	KUNIT_EXPECT_TRUE(test, free_block_is(zone, page, 0, true));
+	KUNIT_EXPECT_TRUE(test, free_block_is(zone, page + 2, 1, true));
+
+	/* Unpoison by hand, then let it merge the rest back into one block */
+	ClearPageHWPoison(bad);
+	if (kept_out) {
+		set_page_private(bad, 0);
+		__free_pages(bad, 0);
+		scrubd_drain_pcp(zone, 0);
+	}
+	KUNIT_EXPECT_EQ(test, page_count(bad), 0);
+	KUNIT_EXPECT_EQ(test, zeroed_list_of(zone, page, 0), -1);
+	KUNIT_EXPECT_EQ(test, zeroed_list_of(zone, page + 2, 1), -1);
+}
+
+/*
+ * __free_one_page() tests the scrubber's order inline, from a copy that
+ * page_scrubber_set_order() keeps; both directions must take effect.
+ * Order 4 is above PAGE_ALLOC_COSTLY_ORDER: it is freed straight to the
+ * buddy lists, not to a per-cpu list.
+ */
+static void set_order_moves_threshold(struct kunit *test)
+{
+	int nid = numa_node_id();
+	struct page *page;
+	int calls;
+
+	page = alloc_pages_node(nid, GFP_HIGHUSER_MOVABLE | __GFP_THISNODE, 4);
+	if (!page)
+		kunit_skip(test, "no free order-4 block on node %d", nid);
+	page_scrubber_set_order(&test_scrubber, 4);
+	calls = atomic_read(&coalesced_all);
+	__free_pages(page, 4);
+	KUNIT_EXPECT_GT(test, atomic_read(&coalesced_all), calls);
+
+	page_scrubber_set_order(&test_scrubber, MAX_PAGE_ORDER);
+	/* Frees run with interrupts off: this waits for any still testing 4 */
+	synchronize_rcu();
+	page = alloc_pages_node(nid, GFP_HIGHUSER_MOVABLE | __GFP_THISNODE, 4);
+	if (!page)
+		kunit_skip(test, "no free order-4 block on node %d", nid);
+	calls = atomic_read(&coalesced_small);
+	__free_pages(page, 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&coalesced_small), calls);
+}
+
 static void second_scrubber_is_busy(struct kunit *test)
 {
 	struct page_scrubber other = { .coalesced = test_coalesced };
@@ -545,6 +621,8 @@ static struct kunit_case prezero_cases[] = {
 	KUNIT_CASE(putback_unzeroed_stays_dirty),
 	KUNIT_CASE(counters_equal_lists),
 	KUNIT_CASE(planted_byte_is_caught),
+	KUNIT_CASE(poisoned_while_out_stays_out),
+	KUNIT_CASE(set_order_moves_threshold),
 	KUNIT_CASE(second_scrubber_is_busy),
 	{}
 };
@@ -556,6 +634,68 @@ static struct kunit_suite prezero_suite = {
 	.suite_init = prezero_suite_init,
 	.suite_exit = prezero_suite_exit,
 	.test_cases = prezero_cases,
+};
+
+/*
+ * @page is a free block of @order marked zeroed, and reads all zero.
+ * Under zone->lock, so that nobody allocates it while it is read; a free
+ * block is poisoned for KASAN, and this read is on purpose.  With
+ * debug_pagealloc free memory is unmapped, and only the mark is checked.
+ */
+static bool free_block_reads_zero(struct zone *zone, struct page *page,
+				  unsigned int order)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	ret = PageBuddy(page) && page_private(page) == order &&
+	      PageZeroed(page);
+	if (ret && !debug_pagealloc_enabled_static()) {
+		kasan_disable_current();
+		ret = all_zero(page, order);
+		kasan_enable_current();
+	}
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return ret;
+}
+
+static int init_on_free_test_init(struct kunit *test)
+{
+	if (!want_init_on_free())
+		kunit_skip(test, "needs init_on_free=1");
+	if (!registered)
+		kunit_skip(test, "another scrubber is registered");
+	return 0;
+}
+
+/*
+ * Under init_on_free a zeroing allocation does not clear: every free page
+ * must be zero, a block that a scrubber wrote to and gave back unzeroed
+ * too.
+ */
+static void putback_dirty_is_cleared(struct kunit *test)
+{
+	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	struct page *page = take_block(test, zone, 3);
+
+	memset(page_address(page), 0x5a, PAGE_SIZE << 3);
+	scrubd_putback_page(page, 3);
+	KUNIT_EXPECT_TRUE(test, free_block_reads_zero(zone, page, 3));
+}
+
+static struct kunit_case init_on_free_cases[] = {
+	KUNIT_CASE(putback_dirty_is_cleared),
+	{}
+};
+
+static struct kunit_suite init_on_free_suite = {
+	.name = "page_prezero_init_on_free",
+	.init = init_on_free_test_init,
+	.exit = prezero_test_exit,
+	.suite_init = prezero_suite_init,
+	.suite_exit = prezero_suite_exit,
+	.test_cases = init_on_free_cases,
 };
 
 /*
@@ -626,7 +766,7 @@ static struct kunit_suite clear_pages_suite = {
 	.test_cases = clear_pages_cases,
 };
 
-kunit_test_suites(&prezero_suite, &clear_pages_suite);
+kunit_test_suites(&prezero_suite, &init_on_free_suite, &clear_pages_suite);
 
 MODULE_DESCRIPTION("KUnit tests for page prezeroing");
 MODULE_LICENSE("GPL");
