@@ -123,24 +123,19 @@ scrubbed_most() {
 # untakeable_kb ORDER: free kB in not-zeroed blocks of order >= ORDER that
 # scrubd_rmpage() does not take by design: the high-order atomic reserve
 # (up to 1% of a zone, made when a high-order atomic allocation
-# succeeds) and unmovable or reclaimable blocks of pageblock_order - 1
-# (their pageblock may hold pages that cannot move).  /proc/pagetypeinfo
-# counts zeroed blocks too, so this is an upper bound.
+# succeeds).  /proc/pagetypeinfo counts zeroed blocks too, so this is an
+# upper bound.
 untakeable_kb() {
-	awk -v n="$1" -v pbo="$(pageblock_order)" '
-		$5 == "type" && ($6 == "HighAtomic" || $6 == "Unmovable" || $6 == "Reclaimable") {
+	awk -v n="$1" '
+		$5 == "type" && $6 == "HighAtomic" {
 			kb = 4
 			for (o = 0; 7 + o <= NF; o++) {
-				if (o >= n && ($6 == "HighAtomic" || o == pbo - 1))
+				if (o >= n)
 					s += $(7 + o) * kb
 				kb *= 2
 			}
 		}
 		END { printf "%d\n", s }' /proc/pagetypeinfo
-}
-
-pageblock_order() {
-	sed -n 's/^Page block order: //p' /proc/pagetypeinfo
 }
 
 # load_kscrubd [noverify]: modprobe kscrubd, turn verify mode on (tests
