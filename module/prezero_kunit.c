@@ -525,6 +525,62 @@ static void planted_byte_is_caught(struct kunit *test)
 }
 
 /*
+ * A zeroing THP allocation goes to the buddy lists only for a zeroed block
+ * of its order or larger.  Zeroed pages in smaller blocks do not count:
+ * the THP this CPU has just freed, on its per-cpu list, is taken as it
+ * would be without a scrubber (and not a dirty block from the buddy lists,
+ * cleared all the same).
+ */
+static void thp_needs_zeroed_block_of_its_order(struct kunit *test)
+{
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+	const unsigned int order = pageblock_order;
+	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	int nid = zone_to_nid(zone), mt[2], i;
+	struct per_cpu_pages *pcp;
+	struct page *thp, *got;
+	bool on_pcp;
+
+	/* 512 zeroed pages in movable blocks of half a THP */
+	for (i = 0; i < 2; i++) {
+		make_zeroed(test, zone, order - 1, &mt[i]);
+		if (mt[i] != MIGRATE_MOVABLE) {
+			consume_zeroed(zone, order - 1, mt[i]);
+			if (i)
+				consume_zeroed(zone, order - 1, mt[0]);
+			kunit_skip(test, "no movable block of order %u", order - 1);
+		}
+	}
+
+	thp = alloc_pages_node(nid, GFP_HIGHUSER_MOVABLE | __GFP_THISNODE,
+			       order);
+	KUNIT_ASSERT_NOT_NULL(test, thp);
+	__free_pages(thp, order);
+	/* Racy, but this CPU's list and the case stays on this CPU */
+	pcp = raw_cpu_ptr(zone->per_cpu_pageset);
+	on_pcp = page_zone(thp) == zone &&
+		 list_first_entry_or_null(&pcp->lists[NR_LOWORDER_PCP_LISTS + 1],
+					  struct page, pcp_list) == thp;
+
+	got = on_pcp ? alloc_pages_node(nid, GFP_HIGHUSER_MOVABLE |
+					     __GFP_ZERO | __GFP_THISNODE, order) :
+		       NULL;
+	if (got) {
+		KUNIT_EXPECT_PTR_EQ(test, got, thp);
+		KUNIT_EXPECT_TRUE(test, all_zero(got, order));
+		__free_pages(got, order);
+	}
+	consume_zeroed(zone, order - 1, mt[0]);
+	consume_zeroed(zone, order - 1, mt[1]);
+	if (!on_pcp)
+		kunit_skip(test, "the freed THP did not stay on this CPU's list");
+	KUNIT_EXPECT_NOT_NULL(test, got);
+#else
+	kunit_skip(test, "CONFIG_TRANSPARENT_HUGEPAGE is off");
+#endif
+}
+
+/*
  * memory_failure() on a page of a block out for zeroing finds it neither
  * allocated nor free: it sets PG_hwpoison and leaves the page to us.  On
  * its way back the page stays out, as take_page_off_buddy() leaves one,
@@ -621,6 +677,7 @@ static struct kunit_case prezero_cases[] = {
 	KUNIT_CASE(putback_unzeroed_stays_dirty),
 	KUNIT_CASE(counters_equal_lists),
 	KUNIT_CASE(planted_byte_is_caught),
+	KUNIT_CASE(thp_needs_zeroed_block_of_its_order),
 	KUNIT_CASE(poisoned_while_out_stays_out),
 	KUNIT_CASE(set_order_moves_threshold),
 	KUNIT_CASE(second_scrubber_is_busy),
