@@ -109,8 +109,9 @@ static struct zone *alloc_zone(struct kunit *test, gfp_t gfp)
 }
 
 /*
- * Upper halves split off by take_block(), held out of the free lists until
- * the case ends: back there, they would merge with the case's block.
+ * Blocks held out of the free lists until the case ends: the upper halves
+ * take_block() splits off, and buddies a case keeps from merging.  Back
+ * there, they would merge with the case's block.
  */
 static struct {
 	struct page *page;
@@ -124,6 +125,17 @@ static void release_held(void)
 		nr_held--;
 		scrubd_putback_page(held[nr_held].page, held[nr_held].order);
 	}
+}
+
+/* Keep a block taken with scrubd_rmpage() out until the case ends */
+static void hold_block(struct page *page, unsigned int order)
+{
+	if (nr_held == ARRAY_SIZE(held)) {
+		scrubd_putback_page(page, order);
+		return;
+	}
+	held[nr_held].page = page;
+	held[nr_held++].order = order;
 }
 
 /*
@@ -142,12 +154,7 @@ static struct page *take_block(struct kunit *test, struct zone *zone,
 			continue;
 		while (o > order) {
 			o--;
-			if (nr_held == ARRAY_SIZE(held)) {
-				scrubd_putback_page(page + (1 << o), o);
-				continue;
-			}
-			held[nr_held].page = page + (1 << o);
-			held[nr_held++].order = o;
+			hold_block(page + (1 << o), o);
 		}
 		return page;
 	}
@@ -534,22 +541,31 @@ static void planted_byte_is_caught(struct kunit *test)
 static void thp_needs_zeroed_block_of_its_order(struct kunit *test)
 {
 #ifdef CONFIG_TRANSPARENT_HUGEPAGE
-	const unsigned int order = pageblock_order;
+	const unsigned int order = pageblock_order, q = order - 1;
 	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
 	int nid = zone_to_nid(zone), mt[2], i;
+	struct page *blk, *thp, *got;
 	struct per_cpu_pages *pcp;
-	struct page *thp, *got;
 	bool on_pcp;
 
-	/* 512 zeroed pages in movable blocks of half a THP */
+	/*
+	 * 512 zeroed pages in two blocks of half a THP, each with its buddy
+	 * held out dirty, so that neither merges into a zeroed THP
+	 */
+	blk = take_block(test, zone, order + 1);
 	for (i = 0; i < 2; i++) {
-		make_zeroed(test, zone, order - 1, &mt[i]);
-		if (mt[i] != MIGRATE_MOVABLE) {
-			consume_zeroed(zone, order - 1, mt[i]);
-			if (i)
-				consume_zeroed(zone, order - 1, mt[0]);
-			kunit_skip(test, "no movable block of order %u", order - 1);
-		}
+		struct page *half = blk + (i << order);
+
+		memset(page_address(half), 0, PAGE_SIZE << q);
+		hold_block(half + (1 << q), q);
+		end_zero_page(half, q);
+		mt[i] = zeroed_list_of(zone, half, q);
+	}
+	if (mt[0] != MIGRATE_MOVABLE || mt[1] != MIGRATE_MOVABLE) {
+		for (i = 0; i < 2; i++)
+			if (mt[i] >= 0 && mt[i] < MIGRATE_PCPTYPES)
+				consume_zeroed(zone, q, mt[i]);
+		kunit_skip(test, "the zeroed halves are not movable");
 	}
 
 	thp = alloc_pages_node(nid, GFP_HIGHUSER_MOVABLE | __GFP_THISNODE,
@@ -570,8 +586,8 @@ static void thp_needs_zeroed_block_of_its_order(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, all_zero(got, order));
 		__free_pages(got, order);
 	}
-	consume_zeroed(zone, order - 1, mt[0]);
-	consume_zeroed(zone, order - 1, mt[1]);
+	consume_zeroed(zone, q, mt[0]);
+	consume_zeroed(zone, q, mt[1]);
 	if (!on_pcp)
 		kunit_skip(test, "the freed THP did not stay on this CPU's list");
 	KUNIT_EXPECT_NOT_NULL(test, got);
