@@ -4,7 +4,7 @@
  * of large unmovable allocations does.  An unmovable allocation of
  * pageblock_order that falls back to a movable pageblock takes the whole
  * pageblock for UNMOVABLE; freed, the pageblock keeps that type.
- * 57-kscrubd-pageblock-types loads it with blocks=N, counts pageblock
+ * 87-kscrubd-pageblock-types loads it with blocks=N, counts pageblock
  * types in /proc/pagetypeinfo, and unloads it.
  */
 #include <linux/gfp.h>

@@ -4,6 +4,11 @@
 # which claims the pageblocks of any block of pageblock_order - 1 or more
 # for MOVABLE, so every pass turned the free unmovable pageblocks movable
 # and the next large unmovable allocations had to steal again.
+#
+# Runs late: it leaves 64 MiB of free Unmovable pageblocks behind, which
+# movable allocations leave alone while they have their own, so a test
+# that dirties free memory by faulting (64-kscrubd-hysteresis) could no
+# longer dirty all of it.
 . /kscrub/lib.sh
 init_on_free && skip_test "init_on_free=1: every free page is zero, kscrubd takes none"
 unload_kscrubd
