@@ -710,20 +710,28 @@ static struct kunit_suite prezero_suite = {
 };
 
 /*
- * @page is a free block of @order marked zeroed, and reads all zero.
- * Under zone->lock, so that nobody allocates it while it is read; a free
- * block is poisoned for KASAN, and this read is on purpose.  With
+ * The @order pages at @page are part of a free block marked zeroed (they
+ * may have merged into a larger one), and read all zero.  Under
+ * zone->lock, so that nobody allocates them while they are read; free
+ * memory is poisoned for KASAN, and this read is on purpose.  With
  * debug_pagealloc free memory is unmapped, and only the mark is checked.
  */
 static bool free_block_reads_zero(struct zone *zone, struct page *page,
 				  unsigned int order)
 {
-	unsigned long flags;
+	unsigned long pfn = page_to_pfn(page), flags;
+	struct page *head = NULL;
+	unsigned int o;
 	bool ret;
 
 	spin_lock_irqsave(&zone->lock, flags);
-	ret = PageBuddy(page) && page_private(page) == order &&
-	      PageZeroed(page);
+	for (o = order; o < NR_PAGE_ORDERS && !head; o++) {
+		struct page *h = pfn_to_page(pfn & ~((1UL << o) - 1));
+
+		if (PageBuddy(h) && page_private(h) >= o)
+			head = h;
+	}
+	ret = head && PageZeroed(head);
 	if (ret && !debug_pagealloc_enabled_static()) {
 		kasan_disable_current();
 		ret = all_zero(page, order);
@@ -745,14 +753,19 @@ static int init_on_free_test_init(struct kunit *test)
 /*
  * Under init_on_free a zeroing allocation does not clear: every free page
  * must be zero, a block that a scrubber wrote to and gave back unzeroed
- * too.
+ * too.  All free blocks are zeroed here, so scrubd_rmpage() finds none;
+ * an allocated block with its reference dropped stands in for one it took
+ * out (neither is on a list, nor PageBuddy, and both have no reference).
  */
 static void putback_dirty_is_cleared(struct kunit *test)
 {
-	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
-	struct page *page = take_block(test, zone, 3);
+	struct page *page = alloc_pages(GFP_HIGHUSER_MOVABLE, 3);
+	struct zone *zone;
 
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	zone = page_zone(page);
 	memset(page_address(page), 0x5a, PAGE_SIZE << 3);
+	set_page_count(page, 0);
 	scrubd_putback_page(page, 3);
 	KUNIT_EXPECT_TRUE(test, free_block_reads_zero(zone, page, 3));
 }
