@@ -13,7 +13,9 @@
  * which the tests rule out by unloading kscrubd first).
  *
  * Reading /sys/module/test_page_census/parameters/census prints
- * "buddy B pcp P inuse U orphans O", in pages, summed over all zones.
+ * "buddy B reported R pcp P inuse U orphans O", in pages, summed over all
+ * zones; R is the part of B in blocks that free page reporting has
+ * handed to the host.
  * Writing N to .../plant orphans N pages on purpose (0 takes them back),
  * so that a test can show the census catches a lost page.
  */
@@ -25,7 +27,7 @@
 #include <linux/percpu.h>
 
 struct census {
-	unsigned long buddy, pcp, inuse, orphans;
+	unsigned long buddy, reported, pcp, inuse, orphans;
 };
 
 /* The longest runs of frames with no reference outside the free lists */
@@ -84,6 +86,8 @@ static void census_frames(struct zone *zone, struct census *c)
 			unsigned long n = 1UL << page_private(page);
 
 			c->buddy += n;
+			if (PageReported(page))
+				c->reported += n;
 			pfn += n;
 			continue;
 		}
@@ -156,6 +160,7 @@ static int census_get(char *buf, const struct kernel_param *kp)
 			if (ret)
 				return ret;
 			c.buddy += one.buddy;
+			c.reported += one.reported;
 			c.pcp += one.pcp;
 			c.inuse += one.inuse;
 			c.orphans += one.orphans;
@@ -164,8 +169,8 @@ static int census_get(char *buf, const struct kernel_param *kp)
 	}
 	if (c.orphans)
 		census_report();
-	return sysfs_emit(buf, "buddy %lu pcp %lu inuse %lu orphans %lu\n",
-			  c.buddy, c.pcp, c.inuse, c.orphans);
+	return sysfs_emit(buf, "buddy %lu reported %lu pcp %lu inuse %lu orphans %lu\n",
+			  c.buddy, c.reported, c.pcp, c.inuse, c.orphans);
 }
 
 static const struct kernel_param_ops census_ops = {

@@ -180,9 +180,15 @@ debug_kernel() {
 	grep -qw kscrub.debug=1 /proc/cmdline
 }
 
-# census: the test_page_census line, "buddy B pcp P inuse U orphans O"
+# census: the test_page_census line, "buddy B reported R pcp P inuse U
+# orphans O" (pages; R: the part of B that free page reporting reported)
 census() {
 	cat /sys/module/test_page_census/parameters/census
+}
+
+# census_field NAME: one number of the census line
+census_field() {
+	census | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
 }
 
 # orphans: pages neither free nor in use by the census's count.  Zero on
@@ -192,6 +198,13 @@ orphans() {
 	local c
 	c=$(census)
 	echo "${c##*orphans }"
+}
+
+# drain_pcp: MemFree does not count the per-cpu lists, which grow to tens
+# of MiB under churn (6.12 tunes their size); unregistering a scrubber
+# drains them
+drain_pcp() {
+	modprobe kscrubd && rmmod kscrubd || fail "kscrubd load/unload"
 }
 
 # page_baseline: remember MemFree and the orphans for no_page_lost.  A

@@ -3,12 +3,7 @@
 # no splat (the host scans the console) and no page lost.
 . /kscrub/lib.sh
 unload_kscrubd
-# MemFree does not count the per-cpu lists, which grow to tens of MiB
-# under churn (6.12 tunes their size); unregistering the scrubber drains
-# them, so compare after a drain.
-drain_pcp() {
-	modprobe kscrubd && rmmod kscrubd || fail "kscrubd load/unload"
-}
+# MemFree does not count the per-cpu lists: compare after a drain
 drain_pcp
 page_baseline
 ( while [ ! -e /tmp/stop-churn ]; do faultbench -m 64 -N > /dev/null; done ) &
