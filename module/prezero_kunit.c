@@ -189,21 +189,22 @@ static void consume_zeroed(struct zone *zone, unsigned int order, int mt)
 }
 
 /*
- * A zeroed order-0 page on the movable list, or NULL: the block
+ * A zeroed block of @order on the movable list, or NULL: the block
  * take_block() finds may be of another migratetype, and a zeroed page of
  * another kind would be taken by a fallback rather than by the movable
  * allocations the callers make.
  */
-static struct page *make_movable_zeroed(struct kunit *test, struct zone *zone)
+static struct page *make_movable_zeroed(struct kunit *test,
+					struct zone *zone, unsigned int order)
 {
 	struct page *page;
 	int i, mt;
 
 	for (i = 0; i < 8; i++) {
-		page = make_zeroed(test, zone, 0, &mt);
+		page = make_zeroed(test, zone, order, &mt);
 		if (mt == MIGRATE_MOVABLE)
 			return page;
-		consume_zeroed(zone, 0, mt);
+		consume_zeroed(zone, order, mt);
 	}
 	return NULL;
 }
@@ -323,7 +324,7 @@ static void hot_page_reused_before_prezeroed(struct kunit *test)
 			       GFP_HIGHUSER_MOVABLE | __GFP_THISNODE, 0);
 	KUNIT_ASSERT_NOT_NULL(test, hot);
 	/* A movable zeroed page, of the same kind as the hot one */
-	zeroed = make_movable_zeroed(test, zone);
+	zeroed = make_movable_zeroed(test, zone, 0);
 	if (!zeroed) {
 		__free_pages(hot, 0);
 		kunit_skip(test, "no movable order-0 block");
@@ -348,62 +349,157 @@ static void hot_page_reused_before_prezeroed(struct kunit *test)
 	__free_pages(expect_served_prezeroed(test, zone, zeroed, mt, 0), 0);
 }
 
-static void plain_alloc_prefers_not_zeroed(struct kunit *test)
+/* A not-zeroed free block of @mt in @zone, of order @from to @to */
+static bool has_dirty_block(struct zone *zone, unsigned int from,
+			    unsigned int to, int mt)
 {
-	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
-	const int n = 512;
-	struct page **pages, *page;
-	int i, mt, hits = 0;
+	unsigned long flags;
+	unsigned int o;
+	bool ret = false;
 
-	if (want_init_on_alloc(GFP_KERNEL))
-		kunit_skip(test, "init_on_alloc=1: every allocation wants zeroed memory");
-	pages = kunit_kcalloc(test, n, sizeof(*pages), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pages);
-
-	/*
-	 * A zeroed block is taken before falling back to another
-	 * migratetype, and the unmovable lists run dry quickly: test with a
-	 * movable block, of which there are plenty.
-	 */
-	page = make_movable_zeroed(test, zone);
-	if (!page)
-		kunit_skip(test, "no movable order-0 block");
-	mt = MIGRATE_MOVABLE;
-	for (i = 0; i < n; i++) {
-		pages[i] = alloc_pages_node(zone_to_nid(zone),
-					    mt_gfp[mt] | __GFP_THISNODE, 0);
-		if (pages[i] == page)
-			hits++;
-	}
-	KUNIT_EXPECT_EQ(test, hits, 0);
-	KUNIT_EXPECT_EQ(test, zeroed_list_of(zone, page, 0), mt);
-	for (i = 0; i < n; i++)
-		if (pages[i])
-			__free_pages(pages[i], 0);
-	consume_zeroed(zone, 0, mt);
+	spin_lock_irqsave(&zone->lock, flags);
+	for (o = from; o <= to && !ret; o++)
+		ret = !list_empty(&zone->free_area[o].free_list[mt]);
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return ret;
 }
 
 /*
- * Order 5 is above PAGE_ALLOC_COSTLY_ORDER, so the allocation below goes
- * to the buddy lists and splits the zeroed block itself.
+ * Take every not-zeroed free order-0 block off @zone's movable list onto
+ * @dirty; scrubd_rmpage() tries the movable list first.
+ */
+static void hold_dirty_order0(struct zone *zone, struct list_head *dirty)
+{
+	struct page *p;
+
+	while (has_dirty_block(zone, 0, 0, MIGRATE_MOVABLE) &&
+	       (p = scrubd_rmpage(zone, 0)))
+		list_add(&p->lru, dirty);
+}
+
+static void release_dirty(struct list_head *dirty)
+{
+	struct page *p, *next;
+
+	list_for_each_entry_safe(p, next, dirty, lru) {
+		list_del(&p->lru);
+		scrubd_putback_page(p, 0);
+	}
+}
+
+/*
+ * Smallest-first holds with a scrubber registered: a plain order-0
+ * allocation takes a zeroed order-0 block rather than split a larger
+ * not-zeroed one (issue 15 item 4; before, plain allocations took
+ * not-zeroed blocks first at every order, and split a dirty pageblock
+ * while a zeroed page sat idle).
+ */
+static void plain_alloc_takes_smallest_fit(struct kunit *test)
+{
+	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	const int mt = MIGRATE_MOVABLE;
+	LIST_HEAD(dirty);
+	LIST_HEAD(held);
+	struct page *page, *got;
+
+	if (want_init_on_alloc(GFP_KERNEL))
+		kunit_skip(test, "init_on_alloc=1: every allocation wants zeroed memory");
+	page = make_movable_zeroed(test, zone, 0);
+	if (!page)
+		kunit_skip(test, "no movable order-0 block");
+	hold_dirty_order0(zone, &dirty);
+	if (!has_dirty_block(zone, 1, MAX_PAGE_ORDER, mt)) {
+		release_dirty(&dirty);
+		consume_zeroed(zone, 0, mt);
+		kunit_skip(test, "no larger not-zeroed movable block to tell");
+	}
+	/* The per-cpu list next: an empty one refills from the buddy lists */
+	hold_ordinary(zone, mt, &held);
+	got = alloc_pages_node(zone_to_nid(zone), mt_gfp[mt] | __GFP_THISNODE,
+			       0);
+	release_ordinary(&held);
+	release_dirty(&dirty);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_PTR_EQ(test, got, page);
+	__free_pages(got, 0);
+	if (got != page)
+		consume_zeroed(zone, 0, mt);
+}
+
+/*
+ * The zeroed per-cpu list is refilled with zeroed blocks only where one is
+ * the smallest fit: with a not-zeroed order-0 block free and a zeroed one
+ * of order 1, a zeroing order-0 allocation takes a not-zeroed page and
+ * clears it (before, the refill split the zeroed block, and larger ones,
+ * while exact fits stayed free).
+ */
+static void zeroed_refill_takes_smallest_fit(struct kunit *test)
+{
+	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	const int mt = MIGRATE_MOVABLE;
+	u64 cleared, prezeroed;
+	struct page *page, *got;
+	LIST_HEAD(held);
+
+	page = make_movable_zeroed(test, zone, 1);
+	if (!page)
+		kunit_skip(test, "no movable order-1 block");
+	if (!has_dirty_block(zone, 0, 0, mt)) {
+		consume_zeroed(zone, 1, mt);
+		kunit_skip(test, "no not-zeroed movable order-0 block");
+	}
+	hold_ordinary(zone, mt, &held);
+	cleared = event_count(PGALLOC_CLEARED);
+	prezeroed = event_count(PGALLOC_PREZEROED);
+	got = alloc_pages_node(zone_to_nid(zone),
+			       mt_gfp[mt] | __GFP_ZERO | __GFP_THISNODE, 0);
+	release_ordinary(&held);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_TRUE(test, all_zero(got, 0));
+	KUNIT_EXPECT_GE(test, event_count(PGALLOC_CLEARED) - cleared, 1ULL);
+	KUNIT_EXPECT_EQ(test, event_count(PGALLOC_PREZEROED) - prezeroed, 0ULL);
+	/*
+	 * Not a half of the zeroed block.  The ordinary list's refill may
+	 * have taken the block after the dirty pages, as smallest-first
+	 * does, so whether it is still free says nothing.
+	 */
+	KUNIT_EXPECT_TRUE(test, got != page && got != page + 1);
+	__free_pages(got, 0);
+	if (zeroed_list_of(zone, page, 1) == mt)
+		consume_zeroed(zone, 1, mt);
+}
+
+/*
+ * A zeroing allocation of pageblock_order goes to the buddy lists where a
+ * zeroed block of its order or larger is there, and from pageblock_order
+ * up it splits a larger zeroed block rather than clear a dirty exact fit
+ * (below that order, the exact fit wins: zeroed_refill_takes_smallest_fit).
  */
 static void split_keeps_mark_merge_loses_it(struct kunit *test)
 {
 	struct zone *zone = alloc_zone(test, GFP_HIGHUSER_MOVABLE);
+	const unsigned int order = pageblock_order;
+	const unsigned long half = 1UL << order;
 	struct page *page, *got;
 	int mt;
 
-	page = make_zeroed(test, zone, 5, &mt);
-	got = expect_served_prezeroed(test, zone, page, mt, 4);
+	if (order >= MAX_PAGE_ORDER)
+		kunit_skip(test, "no order above pageblock_order");
+	page = make_zeroed(test, zone, order + 1, &mt);
+	got = expect_served_prezeroed(test, zone, page, mt, order);
 	/* The other half is still a zeroed free block */
-	KUNIT_EXPECT_TRUE(test, free_block_is(zone, page + 16, 4, true));
+	KUNIT_EXPECT_TRUE(test, free_block_is(zone, page + half, order, true));
 
-	/* Freed dirty, the lower half merges with it into a dirty block */
-	memset(page_address(got), 0x5a, PAGE_SIZE << 4);
-	__free_pages(got, 4);
+	/*
+	 * Freed dirty, the lower half merges with it into a dirty block,
+	 * once it leaves the per-cpu THP list it is freed to
+	 */
+	memset(page_address(got), 0x5a, PAGE_SIZE << order);
+	__free_pages(got, order);
+	scrubd_drain_pcp(zone, 0);
 	KUNIT_EXPECT_FALSE(test, PageZeroed(page));
-	KUNIT_EXPECT_EQ(test, zeroed_list_of(zone, page + 16, 4), -1);
-	KUNIT_EXPECT_EQ(test, zeroed_list_of(zone, page, 5), -1);
+	KUNIT_EXPECT_EQ(test, zeroed_list_of(zone, page + half, order), -1);
+	KUNIT_EXPECT_EQ(test, zeroed_list_of(zone, page, order + 1), -1);
 }
 
 static void merge_of_zeroed_halves_is_zeroed(struct kunit *test)
@@ -687,7 +783,8 @@ static void prezero_suite_exit(struct kunit_suite *suite)
 static struct kunit_case prezero_cases[] = {
 	KUNIT_CASE(served_prezeroed_without_clear),
 	KUNIT_CASE(hot_page_reused_before_prezeroed),
-	KUNIT_CASE(plain_alloc_prefers_not_zeroed),
+	KUNIT_CASE(plain_alloc_takes_smallest_fit),
+	KUNIT_CASE(zeroed_refill_takes_smallest_fit),
 	KUNIT_CASE(split_keeps_mark_merge_loses_it),
 	KUNIT_CASE(merge_of_zeroed_halves_is_zeroed),
 	KUNIT_CASE(putback_unzeroed_stays_dirty),
