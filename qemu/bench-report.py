@@ -375,6 +375,48 @@ def churn_table(rows, out):
     open(os.path.join(out, "churn.md"), "w").write("\n".join(w) + "\n")
 
 
+FRAG_KEYS = ("thp_fault_alloc", "thp_fault_fallback", "compact_stall",
+             "compact_fail", "compact_success", "compact_migrate_scanned",
+             "compact_free_scanned", "pgalloc_prezeroed", "pgalloc_cleared")
+
+
+def frag_table(rows, out):
+    """Fragmentation after a long mixed churn, without and with kscrubd"""
+    ends = {r["state"]: r for r in rows
+            if r.get("kind") == "frag" and r.get("at") == "end"}
+    starts = {r["state"]: r for r in rows
+              if r.get("kind") == "frag" and r.get("at") == "start"}
+    if not ends:
+        return
+    states = [s for s in ("absent", "loaded") if s in ends]
+    rounds = ends[states[0]].get("rounds", "?")
+    w = ["# Fragmentation after a long mixed churn (TCG, 1 GiB, one node)\n",
+         f"A fresh boot per column, {rounds} rounds: a 4 MiB ramfs file written (page cache that "
+         "cannot move) and, past 176 files (704 MiB), the oldest removed; 96 MiB of 4 KiB pages mapped, "
+         "touched and unmapped; 64 MiB of THP faulted in, one touch each.  Counters are the "
+         "difference over the churn; the rest is read at its end.  The unusable free space "
+         "index for a THP is debugfs extfrag's (0: all free memory is in blocks of a THP or "
+         "larger; 1: none is).\n",
+         "| | " + " | ".join(f"kscrubd {s}" for s in states) + " |",
+         "|---|" + "---:|" * len(states)]
+
+    def diff(s, k):
+        try:
+            return int(ends[s][k]) - int(starts[s][k])
+        except (KeyError, ValueError):
+            return "?"
+
+    for k in FRAG_KEYS:
+        w.append(f"| {k} | " + " | ".join(str(diff(s, k)) for s in states) + " |")
+    w.append("| THP faults that fell back, % | " + " | ".join(
+        f"{100 * diff(s, 'thp_fault_fallback') / max(diff(s, 'thp_fault_alloc') + diff(s, 'thp_fault_fallback'), 1):.1f}"
+        if diff(s, "thp_fault_alloc") != "?" else "?" for s in states) + " |")
+    for k in ("unusable_index_thp", "free_kb_thp", "memzero_kib", "blocks_unmovable",
+              "blocks_movable", "blocks_reclaimable", "blocks_highatomic"):
+        w.append(f"| {k} at the end | " + " | ".join(ends[s].get(k, "?") for s in states) + " |")
+    open(os.path.join(out, "frag.md"), "w").write("\n".join(w) + "\n")
+
+
 def plots(out):
     script = f"""
 set terminal png size 800,500
@@ -428,13 +470,14 @@ def main():
     clearbw_table(rows, out)
     other_tables(rows, out)
     churn_table(rows, out)
+    frag_table(rows, out)
     plots(out)
     head = ["| pages | without prezeroing: faults/s | with: faults/s | ratio | served prezeroed % |",
             "|---|---:|---:|---:|---:|"] + headline(g)
     open(os.path.join(out, "headline.md"), "w").write(
         f"Single thread, 1 cache line per 4 KiB page, 256 MiB, same boot; {env_line(rows)}.\n\n"
         + "\n".join(head) + "\n")
-    for f in ("headline.md", "faults.md", "clearbw.md", "other.md", "churn.md"):
+    for f in ("headline.md", "faults.md", "clearbw.md", "other.md", "churn.md", "frag.md"):
         if os.path.exists(os.path.join(out, f)):
             print(open(os.path.join(out, f)).read())
 

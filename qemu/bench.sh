@@ -4,6 +4,7 @@
 # report (markdown tables and PNG plots in userspace/results/).
 #   1. the full matrix in one 2-node, 2 GiB boot (guest/bench.sh full),
 #      and a steady map/touch/unmap churn with 1 and 2 nodes
+#   1a. fragmentation after a long mixed churn, without and with kscrubd
 #   1b. the engines again on -cpu max (ERMS), each engine per block order
 #   2. time to zero all free memory: 1, 2, 4 and 8 GiB, one and two nodes
 #   3. the cost with no scrubber: the same fault runs on the patched and
@@ -36,6 +37,11 @@ boot full kscrub.bench=full
 # vCPU, and two, where each node's thread shares its node's only vCPU
 for n in 1 2; do
 	KSCRUB_NUMA=$n boot churn-${n}n kscrub.bench=churn
+done
+# Fragmentation after a long mixed churn (issue 15 item 4): a fresh 1 GiB,
+# one-node boot without kscrubd and one with it
+for st in absent loaded; do
+	KSCRUB_MEM=1024 KSCRUB_NUMA=1 boot frag-$st kscrub.bench=frag-$st
 done
 # The engines on a CPU model with ERMS, as real x86 machines have, so that
 # clear_page() and clear_pages() take their rep stosb alternative: QEMU

@@ -14,6 +14,9 @@
 #              profiles of the two kernels (qemu/profile/profile.sh)
 #   churn      a steady map/touch/unmap churn on one vCPU, the other idle:
 #              the share of its faults served prezeroed, rep by rep
+#   frag-absent, frag-loaded
+#              fragmentation after a long mixed churn, without kscrubd
+#              and with it (one fresh boot each)
 # Every result is a KSCRUB-BENCH line of key=value pairs for the host.
 . /kscrub/lib.sh
 b() { echo "KSCRUB-BENCH: $*"; }
@@ -151,6 +154,49 @@ churn_b() {
 	done
 }
 
+# frag_sums: vmstat counters, the unusable free space index for a THP (the
+# largest of the zones', debugfs extfrag), free kB in blocks of a THP or
+# larger, and pageblocks per migratetype (/proc/pagetypeinfo)
+frag_sums() {
+	local k
+	for k in thp_fault_alloc thp_fault_fallback compact_stall compact_fail \
+		 compact_success compact_migrate_scanned compact_free_scanned \
+		 pgalloc_prezeroed pgalloc_cleared; do
+		printf '%s=%s ' $k "$(vmstat $k)"
+	done
+	awk '$3 == "zone" && NF >= 14 && $14 + 0 > u { u = $14 + 0 }
+		END { printf "unusable_index_thp=%.3f ", u }' \
+		/sys/kernel/debug/extfrag/unusable_index 2>/dev/null
+	printf 'free_kb_thp=%s ' "$(free_kb_from_order 9)"
+	awk '/^Number of blocks type/ { on = 1; next } on && /^Node/ {
+			for (i = 5; i <= NF; i++) s[i] += $i } on && !/^Node/ { on = 0 }
+		END { printf "blocks_unmovable=%d blocks_movable=%d blocks_reclaimable=%d blocks_highatomic=%d",
+			s[5], s[6], s[7], s[8] }' /proc/pagetypeinfo
+}
+
+# frag_b STATE ROUNDS: a long mixed churn that fragments memory.  Each
+# round writes a 4 MiB ramfs file (page cache that cannot move: ramfs asks
+# for GFP_HIGHUSER) and, once 176 are there (704 MiB of the 1 GiB guest,
+# so that THP faults can fail), removes the oldest; maps,
+# touches and unmaps 96 MiB of 4 KiB pages; and faults in 64 MiB of THP,
+# one touch each.  Counters before and after; the host reports the
+# difference.  For issue 15 item 4: smallest-first with the kind only a
+# tie-break must fragment no more with kscrubd than without.
+frag_b() {
+	local r
+	mkdir -p /mnt/frag
+	mount -t ramfs ramfs /mnt/frag || { b "kind=warn what=ramfs"; return; }
+	b "kind=frag state=$1 at=start $(frag_sums)"
+	for r in $(seq 1 "$2"); do
+		dd if=/dev/zero of=/mnt/frag/f$r bs=1M count=4 2> /dev/null
+		[ "$r" -le 176 ] || rm -f /mnt/frag/f$((r - 176))
+		faultbench -m 96 -N > /dev/null
+		faultbench -m 64 -H -s 2048 > /dev/null
+	done
+	b "kind=frag state=$1 at=end rounds=$2 memzero_kib=$(meminfo MemZero) $(frag_sums)"
+	umount /mnt/frag
+}
+
 case ${KSCRUB_BENCH:-full} in
 full)
 	b "kind=env $env kernel=$(uname -r)"
@@ -213,6 +259,16 @@ churn)
 	churn_b loaded ${KSCRUB_CHURN_REPS:-60}
 	b "kind=churnstats wakeups=$(kstat wakeups) passes=$(kstat passes) retries=$(kstat retries) pcp_drained=$(kstat pcp_drained) pcp_looks=$(kstat pcp_looks)"
 	cat /sys/kernel/debug/kscrubd/stats
+	unload_kscrubd
+	;;
+frag-absent)
+	b "kind=env $env kernel=$(uname -r)"
+	frag_b absent ${KSCRUB_FRAG_ROUNDS:-300}
+	;;
+frag-loaded)
+	b "kind=env $env kernel=$(uname -r)"
+	load_kscrubd noverify
+	frag_b loaded ${KSCRUB_FRAG_ROUNDS:-300}
 	unload_kscrubd
 	;;
 idle4k)
