@@ -195,9 +195,7 @@ census_field() {
 # an ordinary boot; a high-order allocation made without __GFP_COMP (the
 # memmap of hotplugged memory, say) counts its tail frames here too.
 orphans() {
-	local c
-	c=$(census)
-	echo "${c##*orphans }"
+	census_field orphans
 }
 
 # drain_pcp: MemFree does not count the per-cpu lists, which grow to tens
