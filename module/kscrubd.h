@@ -5,7 +5,9 @@
 
 #include <linux/irq_work.h>
 #include <linux/mmzone.h>
+#include <linux/mutex.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 struct dentry;
 struct seq_file;
@@ -26,7 +28,10 @@ struct kscrub_engine_stats {
 	u64 ns;
 };
 
-/* Written only by the node's thread; read racily for reporting */
+/*
+ * Written only by the node's thread, except widened (under the node's
+ * affinity_lock); read racily for reporting
+ */
 struct kscrubd_stats {
 	struct kscrub_engine_stats engine[KSCRUB_NR_ENGINES];
 	u64 wakeups;
@@ -39,7 +44,8 @@ struct kscrubd_stats {
 	u64 held;		/* wake-ups left alone above the low mark */
 	u64 paced_ns;		/* slept to keep within vm.scrub_rate */
 	u64 pcp_drained;	/* pages sent back from per-cpu lists */
-	u64 pcp_looks;		/* timer wake-ups to look at them again */
+	u64 pcp_looks;		/* timer wake-ups to look again */
+	u64 widened;		/* let off its node's busy CPUs (below) */
 	u64 order_pages[KSCRUB_NR_ENGINES][NR_PAGE_ORDERS];
 };
 
@@ -60,13 +66,21 @@ struct kscrubd_node {
 	struct irq_work wake_work;
 	unsigned long pending;		/* bit 0: work to do */
 	bool above_high;	/* reached the high mark: wait for the low */
-	bool pcp_drained;	/* the last pass drained per-cpu lists */
+	bool look_again;	/* the last pass drained or zeroed something */
 	/* vm.scrub_rate pacing: pages zeroed since pace_t0 at pace_rate */
 	u64 pace_t0;
 	u64 pace_pages;
 	unsigned int pace_rate;
 	struct kscrubd_stats stats;
 	struct kscrubd_summary summary;
+	/* Starvation watch, see kscrubd_starved_check(), and its sample */
+	struct delayed_work starved_work;
+	bool in_pass;
+	bool was_runnable;
+	u64 ran_seen;			/* the thread's CPU time, ns */
+	struct mutex affinity_lock;	/* widened and the thread's CPUs */
+	bool widened;			/* may run on any online CPU */
+	unsigned long widened_at;	/* jiffies */
 };
 
 /* How a scrub pass ended, and so when the thread looks again */
@@ -101,8 +115,8 @@ bool kscrubd_switched_off(unsigned int enabled, unsigned int load);
 enum kscrubd_pass_end kscrubd_why_stop(unsigned int enabled,
 				       unsigned int load,
 				       unsigned long load_avg, bool freezing);
-long kscrubd_next_timeout(enum kscrubd_pass_end end, bool pcp_drained);
-bool kscrubd_summary_due(enum kscrubd_pass_end end, bool pcp_drained,
+long kscrubd_next_timeout(enum kscrubd_pass_end end, bool look_again);
+bool kscrubd_summary_due(enum kscrubd_pass_end end, bool look_again,
 			 u64 open_ns);
 int kscrubd_parse_timeout_ms(const char *val, unsigned int *ms);
 bool kscrubd_driver_rate_ok(unsigned long rate);

@@ -20,10 +20,33 @@
 #include <linux/nodemask.h>
 #include <linux/page_prezero.h>
 #include <linux/sched.h>
+#include <linux/sched/cputime.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <uapi/linux/sched/types.h>
 
 #include "kscrubd.h"
+
+/*
+ * A node's thread runs on its node's CPUs, beside the memory it zeroes.
+ * At SCHED_IDLE it gets next to no time there while they are busy, and a
+ * task churning memory on them is what leaves the node's memory dirty:
+ * with two nodes, a map/touch/unmap loop on one CPU had 52% of its
+ * faults served prezeroed while the other node's CPU idled, against
+ * 99.7% with one node (make bench, churn.md).  So a thread seen runnable
+ * twice KSCRUBD_STARVED_CHECK apart, without CPU time between, may run on
+ * any CPU, as work on an unbound workqueue may leave its pod (the
+ * non-strict affinity scope).  Zeroing a node from another costs
+ * interconnect bandwidth instead of the busy CPUs' time, and only idle
+ * CPUs pay it.  The thread goes home when it wakes KSCRUBD_WIDENED_HOLD
+ * later: a node that stays busy pays the watch's delay (a pass or two
+ * of dirty faults) once in that time, and one that became idle is zeroed
+ * from afar until then.  The check is 100 ms, not less: a shell
+ * polling with awk kept a TCG vCPU busy for 20 ms at a time, and a node
+ * busy that briefly is better left to wait.
+ */
+#define KSCRUBD_STARVED_CHECK	(HZ / 10)
+#define KSCRUBD_WIDENED_HOLD	(10 * HZ)
 
 /* Indexed by node id, nr_node_ids of them */
 static struct kscrubd_node *nodes;
@@ -40,6 +63,7 @@ static void kscrubd_wake(struct kscrubd_node *kn)
 {
 	set_bit(0, &kn->pending);
 	wake_up_interruptible(&kn->wait);
+	schedule_delayed_work(&kn->starved_work, KSCRUBD_STARVED_CHECK);
 }
 
 void kscrubd_wake_all(void)
@@ -83,6 +107,63 @@ void kscrubd_set_start_order(unsigned int order)
 	page_scrubber_set_order(&kscrubd_scrubber, order);
 }
 
+static bool node_has_online_cpus(int nid)
+{
+	return cpumask_intersects(cpumask_of_node(nid), cpu_online_mask);
+}
+
+/* Called with kscrubd_nodes_lock held, so kn->task stays */
+static void kscrubd_widen(struct kscrubd_node *kn)
+{
+	mutex_lock(&kn->affinity_lock);
+	if (!kn->widened && node_has_online_cpus(kn->nid) &&
+	    !cpumask_subset(cpu_online_mask, cpumask_of_node(kn->nid))) {
+		kn->widened = true;
+		kn->widened_at = jiffies;
+		kn->stats.widened++;
+		set_cpus_allowed_ptr(kn->task, cpu_possible_mask);
+	}
+	mutex_unlock(&kn->affinity_lock);
+}
+
+static void kscrubd_go_home(struct kscrubd_node *kn)
+{
+	mutex_lock(&kn->affinity_lock);
+	if (kn->widened &&
+	    time_after(jiffies, kn->widened_at + KSCRUBD_WIDENED_HOLD)) {
+		kn->widened = false;
+		if (node_has_online_cpus(kn->nid))
+			set_cpus_allowed_ptr(current, cpumask_of_node(kn->nid));
+	}
+	mutex_unlock(&kn->affinity_lock);
+}
+
+/* The starvation watch, see KSCRUBD_STARVED_CHECK */
+static void kscrubd_starved_check(struct work_struct *work)
+{
+	struct kscrubd_node *kn = container_of(to_delayed_work(work),
+					       struct kscrubd_node,
+					       starved_work);
+	u64 utime, stime;
+	bool runnable;
+
+	mutex_lock(&kscrubd_nodes_lock);
+	if (!kn->task)
+		goto out;
+	runnable = task_is_running(kn->task);
+	task_cputime_adjusted(kn->task, &utime, &stime);
+	if (runnable && kn->was_runnable && utime + stime == kn->ran_seen)
+		kscrubd_widen(kn);
+	kn->was_runnable = runnable;
+	kn->ran_seen = utime + stime;
+	/* A pass sleeps in vm.scrub_rate's pacing: keep watching */
+	if (runnable || READ_ONCE(kn->in_pass))
+		schedule_delayed_work(&kn->starved_work,
+				      KSCRUBD_STARVED_CHECK);
+out:
+	mutex_unlock(&kscrubd_nodes_lock);
+}
+
 static int kscrubd(void *arg)
 {
 	struct kscrubd_node *kn = arg;
@@ -90,30 +171,51 @@ static int kscrubd(void *arg)
 	long timeout = MAX_SCHEDULE_TIMEOUT;
 	enum kscrubd_pass_end end;
 
+	mutex_lock(&kn->affinity_lock);
 	if (!cpumask_empty(mask))
 		set_cpus_allowed_ptr(current, mask);
+	mutex_unlock(&kn->affinity_lock);
 	set_freezable();
 
 	while (!kthread_should_stop()) {
+		bool woken;
 		long left;
 
+		/* Watch a timed wake-up as kscrubd_wake() watches the others */
+		if (timeout != MAX_SCHEDULE_TIMEOUT)
+			mod_delayed_work(system_wq, &kn->starved_work,
+					 timeout + KSCRUBD_STARVED_CHECK);
 		left = wait_event_freezable_timeout(kn->wait,
 						    test_bit(0, &kn->pending) ||
 						    kthread_should_stop(),
 						    timeout);
 		if (kthread_should_stop())
 			break;
-		if (test_and_clear_bit(0, &kn->pending))
+		kscrubd_go_home(kn);
+		woken = test_and_clear_bit(0, &kn->pending);
+		if (woken)
 			kn->stats.wakeups++;
-		else if (!left && kn->pcp_drained)
+		else if (!left && kn->look_again)
 			kn->stats.pcp_looks++;
 		else if (!left)
 			kn->stats.retries++;
 		end = kscrubd_may_run();
-		if (end == KSCRUBD_PASS_DONE)
+		if (end == KSCRUBD_PASS_DONE) {
+			WRITE_ONCE(kn->in_pass, true);
+			schedule_delayed_work(&kn->starved_work,
+					      KSCRUBD_STARVED_CHECK);
 			end = kscrubd_scrub_node(kn);
-		timeout = kscrubd_next_timeout(end, kn->pcp_drained);
-		if (kscrubd_summary_due(end, kn->pcp_drained,
+			WRITE_ONCE(kn->in_pass, false);
+			/*
+			 * A coalesce means a task is freeing, and what it
+			 * frees next waits on the per-cpu lists, where it
+			 * wakes no one: look once more after a wake-up.
+			 */
+			if (woken)
+				kn->look_again = true;
+		}
+		timeout = kscrubd_next_timeout(end, kn->look_again);
+		if (kscrubd_summary_due(end, kn->look_again,
 					ktime_get_ns() - kn->summary.t_open))
 			kscrubd_summary_close(kn);
 	}
@@ -159,6 +261,8 @@ static void kscrubd_stop(int nid)
 	sched_set_normal(kn->task, 0);
 	kthread_stop(kn->task);
 	kn->task = NULL;
+	/* A check still queued finds no task; teardown waits for it */
+	cancel_delayed_work(&kn->starved_work);
 }
 
 /*
@@ -190,7 +294,8 @@ static struct notifier_block kscrubd_memory_nb = {
 
 /*
  * When the last CPU of a node goes offline, the scheduler lets its
- * thread run anywhere; put it back on the node once one of them returns.
+ * thread run anywhere; put it back on the node once one of them returns,
+ * unless the starvation watch let it off the node.
  */
 static int kscrubd_cpu_online(unsigned int cpu)
 {
@@ -199,10 +304,12 @@ static int kscrubd_cpu_online(unsigned int cpu)
 	mutex_lock(&kscrubd_nodes_lock);
 	for_each_node_state(nid, N_MEMORY) {
 		const struct cpumask *mask = cpumask_of_node(nid);
+		struct kscrubd_node *kn = &nodes[nid];
 
-		if (nodes[nid].task &&
-		    cpumask_any_and(cpu_online_mask, mask) < nr_cpu_ids)
-			set_cpus_allowed_ptr(nodes[nid].task, mask);
+		mutex_lock(&kn->affinity_lock);
+		if (kn->task && !kn->widened && node_has_online_cpus(nid))
+			set_cpus_allowed_ptr(kn->task, mask);
+		mutex_unlock(&kn->affinity_lock);
 	}
 	mutex_unlock(&kscrubd_nodes_lock);
 	return 0;
@@ -221,6 +328,8 @@ static int kscrubd_nodes_alloc(void)
 		kn->nid = nid;
 		init_waitqueue_head(&kn->wait);
 		init_irq_work(&kn->wake_work, kscrubd_wake_work);
+		INIT_DELAYED_WORK(&kn->starved_work, kscrubd_starved_check);
+		mutex_init(&kn->affinity_lock);
 	}
 	return 0;
 }
@@ -256,6 +365,9 @@ static void kscrubd_teardown(void)
 	}
 	mutex_unlock(&kscrubd_nodes_lock);
 	kscrubd_sysctl_exit();
+	/* Nothing queues a check now: no threads, no sysctls, no irq_work */
+	for (nid = 0; nid < nr_node_ids; nid++)
+		cancel_delayed_work_sync(&nodes[nid].starved_work);
 }
 
 static int __init kscrubd_init(void)

@@ -185,7 +185,7 @@ static void drain_zone_pcp(struct kscrubd_node *kn, struct zone *zone)
 	if (zone_pcp_excess(zone) < KSCRUBD_PCP_MIN)
 		return;
 	kn->stats.pcp_drained += scrubd_drain_pcp(zone, KSCRUBD_PCP_KEEP);
-	kn->pcp_drained = true;
+	kn->look_again = true;
 }
 
 static unsigned long scrub_zone_order(struct kscrubd_node *kn,
@@ -225,7 +225,7 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 	u64 t0 = ktime_get_ns();
 	int order, z;
 
-	kn->pcp_drained = false;
+	kn->look_again = false;
 	/* Hysteresis: above the low mark a wake-up leaves it at that */
 	if (kn->above_high && !node_may_restart(kn->nid)) {
 		kn->stats.held++;
@@ -252,6 +252,15 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 			break;
 	}
 	kn->stats.passes++;
+	/*
+	 * Pages just freed wait on the per-cpu lists, where they form no
+	 * coalesce to wake us: a pass that found work looks again soon, as
+	 * the task that freed them likely frees more.  Under a 128 MiB
+	 * map/touch/unmap loop a pass that ran while the lists were still
+	 * short left a whole round of faults to take them back dirty.
+	 */
+	if (pages)
+		kn->look_again = true;
 	kn->above_high = node_reached_high(kn->nid);
 	end = kthread_should_stop() ? KSCRUBD_PASS_DONE : kscrubd_may_run();
 	if (end != KSCRUBD_PASS_DONE)

@@ -41,12 +41,12 @@ static void show_node(struct seq_file *m, struct kscrubd_node *kn)
 	int e;
 
 	kscrubd_node_pages(kn->nid, &zeroable, &zeroed);
-	seq_printf(m, "node=%d running=%d wakeups=%llu passes=%llu passes_cut=%llu retries=%llu driver_refused=%llu driver_failed=%llu driver_lost_ns=%llu dirty_pages=%lu zeroable_pages=%lu zeroed_pages=%lu above_high=%d held=%llu paced_ns=%llu pcp_drained=%llu pcp_looks=%llu\n",
+	seq_printf(m, "node=%d running=%d wakeups=%llu passes=%llu passes_cut=%llu retries=%llu driver_refused=%llu driver_failed=%llu driver_lost_ns=%llu dirty_pages=%lu zeroable_pages=%lu zeroed_pages=%lu above_high=%d held=%llu paced_ns=%llu pcp_drained=%llu pcp_looks=%llu widened=%llu\n",
 		   kn->nid, !!READ_ONCE(kn->task), s->wakeups, s->passes,
 		   s->passes_cut, s->retries, s->driver_refused,
 		   s->driver_failed, s->driver_lost_ns, zeroable - zeroed,
 		   zeroable, zeroed, READ_ONCE(kn->above_high), s->held,
-		   s->paced_ns, s->pcp_drained, s->pcp_looks);
+		   s->paced_ns, s->pcp_drained, s->pcp_looks, s->widened);
 	for (e = 0; e < KSCRUB_NR_ENGINES; e++) {
 		u64 pages = READ_ONCE(s->engine[e].pages);
 		u64 ns = READ_ONCE(s->engine[e].ns);

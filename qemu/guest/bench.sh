@@ -257,7 +257,7 @@ churn)
 	churn_b absent 10
 	load_kscrubd noverify
 	churn_b loaded ${KSCRUB_CHURN_REPS:-60}
-	b "kind=churnstats wakeups=$(kstat wakeups) passes=$(kstat passes) retries=$(kstat retries) pcp_drained=$(kstat pcp_drained) pcp_looks=$(kstat pcp_looks)"
+	b "kind=churnstats wakeups=$(kstat wakeups) passes=$(kstat passes) retries=$(kstat retries) pcp_drained=$(kstat pcp_drained) pcp_looks=$(kstat pcp_looks) widened=$(kstat widened)"
 	cat /sys/kernel/debug/kscrubd/stats
 	unload_kscrubd
 	;;
