@@ -105,6 +105,8 @@ static int bte_zero_start(struct zero_driver *zd, void *addr,
 	bte_model_write(e->hw, BTEOFF_NOTIFY, virt_to_phys(e->notify));
 	bte_model_write(e->hw, BTEOFF_STAT,
 			(len >> BTE_LINE_SHIFT) & BTE_LEN_MASK);
+	/* A polled block needs no interrupt, as bte_copy() polled without */
+	bte_model_write(e->hw, BTEOFF_INT, zd->polled ? 0 : BTE_INT_TARGET);
 	/* The engine must see the busy word and the setup before it starts */
 	wmb();
 	bte_model_write(e->hw, BTEOFF_CTRL, BTE_VALID_MODE(BTE_ZERO_FILL));
@@ -168,7 +170,6 @@ static struct bte_engine *bte_engine_alloc(int nid)
 		return NULL;
 	}
 	*e->notify = BTE_WORD_AVAILABLE;
-	bte_model_write(e->hw, BTEOFF_INT, BTE_INT_TARGET);
 	e->zd = (struct zero_driver) {
 		.name = "bte_zero",
 		.start = bte_zero_start,

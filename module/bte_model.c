@@ -128,7 +128,10 @@ static void bte_model_go(struct bte_model *bte)
 	/* The engine's time runs from the store, the fill's alongside it */
 	atomic_set(&bte->parts, 2);
 	bte->end_ns = ktime_get_ns() + div_u64((u64)len * NSEC_PER_SEC, BTE_RATE);
-	hrtimer_start(&bte->done, ns_to_ktime(bte->end_ns), HRTIMER_MODE_ABS);
+	/* Without an interrupt target, a read of IBLS posts (below) */
+	if (reg(bte, BTEOFF_INT))
+		hrtimer_start(&bte->done, ns_to_ktime(bte->end_ns),
+			      HRTIMER_MODE_ABS);
 	/* The block is undefined after an error: make it visibly so */
 	if (bte->status)
 		fill(dst, 0xa5, len);
@@ -142,14 +145,16 @@ static void bte_model_go(struct bte_model *bte)
 /*
  * Reading IBLS shows the transfer over once its time is: a driver polling
  * it sees the engine finish when it does, not when the timer's interrupt
- * gets through (tens of microseconds under TCG).  The timer is cancelled
- * first, so that exactly one of them posts.
+ * gets through (tens of microseconds under TCG).  The timer, if armed (an
+ * interrupt target is set), is cancelled first, so that exactly one of
+ * them posts; without one only such a read posts, and the notification
+ * word stays busy until the driver reads IBLS.
  */
 u64 bte_model_read(struct bte_model *bte, unsigned int off)
 {
 	if (off == BTEOFF_STAT && (reg(bte, off) & IBLS_BUSY) &&
 	    atomic_read(&bte->parts) == 1 && ktime_get_ns() >= bte->end_ns &&
-	    hrtimer_try_to_cancel(&bte->done) == 1)
+	    (!reg(bte, BTEOFF_INT) || hrtimer_try_to_cancel(&bte->done) == 1))
 		bte_model_part_done(bte);
 	return reg(bte, off);
 }

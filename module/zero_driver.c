@@ -171,16 +171,21 @@ static int driver_spin(struct zero_driver *drv, void *addr)
  * bounded: the estimate by the driver's minimum rate, the grace time by
  * driver_timeout_ms's maximum.
  */
+static u64 driver_estimate_ns(struct zero_driver *drv, unsigned long len)
+{
+	return div64_u64((u64)len * NSEC_PER_SEC, drv->rate);
+}
+
 static int driver_wait(struct zero_driver *drv, void *addr, unsigned long len)
 {
-	u64 est_ns = div64_u64((u64)len * NSEC_PER_SEC, drv->rate);
+	u64 est_ns = driver_estimate_ns(drv, len);
 	unsigned long est = nsecs_to_jiffies(est_ns) + 1;
 	unsigned int grace = READ_ONCE(driver_timeout_ms);
 	unsigned long deadline = jiffies + est + msecs_to_jiffies(grace);
 	bool done;
 	int ret = -EBUSY;
 
-	if (est_ns < TICK_NSEC)
+	if (drv->polled)
 		ret = driver_spin(drv, addr);
 	while (ret == -EBUSY) {
 		/*
@@ -197,7 +202,7 @@ static int driver_wait(struct zero_driver *drv, void *addr, unsigned long len)
 		}
 		/* Acquire: what the driver wrote before signalling is seen */
 		done = smp_load_acquire(&drv->done);
-		if (done || late) {
+		if (done || late || drv->polled) {
 			ret = drv->check(drv, addr);
 			if (late || ret != -EBUSY)
 				break;
@@ -206,12 +211,14 @@ static int driver_wait(struct zero_driver *drv, void *addr, unsigned long len)
 		 * TASK_IDLE: waiting for an engine is not load.
 		 * zero_driver_done(), unregistering, kthread_stop() and the
 		 * freezer wake the thread.  A driver that signalled before
-		 * check() agreed is looked at again every tick.
+		 * check() agreed, or a polled block that outlasted the spin,
+		 * is looked at again every tick.
 		 */
 		wait_event_idle_timeout(drv->wait,
 					(!done && READ_ONCE(drv->done)) ||
 					driver_wait_interrupted(drv),
-					done ? 1 : (long)(deadline - now));
+					done || drv->polled ? 1 :
+					(long)(deadline - now));
 	}
 	if (!ret)
 		return 0;
@@ -268,6 +275,7 @@ int kscrub_driver_zero(struct kscrubd_node *kn, int nid, void *addr,
 		    !mutex_trylock(&drv->lock))
 			continue;
 		WRITE_ONCE(drv->done, false);
+		drv->polled = driver_estimate_ns(drv, len) < TICK_NSEC;
 		t0 = ktime_get_ns();
 		if (drv->start(drv, addr, len)) {
 			mutex_unlock(&drv->lock);

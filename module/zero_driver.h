@@ -23,7 +23,7 @@
  *	does not finish in time; on return the engine must no longer write
  *	to the block.
  * @rate: bytes per second the engine zeroes, at least 1000000.  kscrubd
- *	spins for a block due within a tick and sleeps for a longer one;
+ *	polls for a block due within a tick and sleeps for a longer one;
  *	either way it gives up @rate's estimate plus kscrubd.driver_timeout_ms
  *	after @start.
  * @nid: the node whose kscrubd thread uses this engine, or NUMA_NO_NODE
@@ -34,8 +34,13 @@
  * embedded in its own per-engine struct, and finds that with
  * container_of().  When the block started last is finished, zeroed or
  * failed, the driver calls zero_driver_done() (from any context: its
- * interrupt handler, a timer); kscrubd then calls @check.  kscrubd does not
- * poll: a block never signalled is checked once, at the deadline.
+ * interrupt handler, a timer); kscrubd then calls @check.  A block never
+ * signalled is checked once, at the deadline, unless @polled: kscrubd sets
+ * it before @start for a block due within a tick, which it polls with
+ * @check (a tick apart once the first tick is over), so the driver may
+ * leave its completion interrupt off, as a dmaengine client leaves out
+ * DMA_PREP_INTERRUPT when it polls.  Under TCG, programming and cancelling
+ * a timer for each 64 KiB block cost bte_zero a fifth of its rate.
  *
  * kscrubd starts one block at a time per instance and never marks a block
  * zeroed unless @check said so.
@@ -53,6 +58,7 @@ struct zero_driver {
 	struct mutex lock;	/* one block at a time */
 	wait_queue_head_t wait;	/* kscrubd waits here for the block */
 	bool done;		/* zero_driver_done() since the last start */
+	bool polled;		/* this block is polled: no signal needed */
 	bool broken;		/* timed out: not used again */
 	bool gone;		/* being unregistered: abort the wait */
 	atomic64_t pages;	/* zeroed by the engine */

@@ -10,6 +10,8 @@
 #   engines    clearing bandwidth, kscrubd's engines (what auto picks per
 #              block order, and each engine's rate) and bte_zero only; make
 #              bench runs it on -cpu max (ERMS; QEMU 7.2 has no FSRM)
+#   bte        bte_zero's rate per block size alone (bte_b), for a quick
+#              look without the rest of engines
 #   idle4k     the 4 KiB fault loop of idle alone, for instruction
 #              profiles of the two kernels (qemu/profile/profile.sh)
 #   churn      a steady map/touch/unmap churn on one vCPU, the other idle:
@@ -236,6 +238,11 @@ engines)
 	engine_bw clear
 	engine_bw nt
 	engine_bw extent
+	bte_b
+	unload_kscrubd
+	;;
+bte)
+	load_kscrubd noverify
 	bte_b
 	unload_kscrubd
 	;;
