@@ -166,19 +166,14 @@ static int driver_spin(struct zero_driver *drv, void *addr)
 }
 
 /*
- * Wait for the engine: 0 if it said the block is zero, -EINTR if the wait
- * was cut short, -EIO if it failed or did not finish in time.  The wait is
- * bounded: the estimate by the driver's minimum rate, the grace time by
- * driver_timeout_ms's maximum.
+ * Wait for the engine, due @est_ns after the start: 0 if it said the
+ * block is zero, -EINTR if the wait was cut short, -EIO if it failed or
+ * did not finish in time.  The wait is bounded: the estimate by the
+ * driver's minimum rate, the grace time by driver_timeout_ms's maximum.
  */
-static u64 driver_estimate_ns(struct zero_driver *drv, unsigned long len)
+static int driver_wait(struct zero_driver *drv, void *addr, unsigned long len,
+		       u64 est_ns)
 {
-	return div64_u64((u64)len * NSEC_PER_SEC, drv->rate);
-}
-
-static int driver_wait(struct zero_driver *drv, void *addr, unsigned long len)
-{
-	u64 est_ns = driver_estimate_ns(drv, len);
 	unsigned long est = nsecs_to_jiffies(est_ns) + 1;
 	unsigned int grace = READ_ONCE(driver_timeout_ms);
 	unsigned long deadline = jiffies + est + msecs_to_jiffies(grace);
@@ -262,7 +257,7 @@ int kscrub_driver_zero(struct kscrubd_node *kn, int nid, void *addr,
 {
 	struct zero_driver *drv;
 	int ret = -ENODEV;
-	u64 t0;
+	u64 t0, est_ns;
 	int idx;
 
 	if (list_empty(&zero_drivers))
@@ -275,7 +270,8 @@ int kscrub_driver_zero(struct kscrubd_node *kn, int nid, void *addr,
 		    !mutex_trylock(&drv->lock))
 			continue;
 		WRITE_ONCE(drv->done, false);
-		drv->polled = driver_estimate_ns(drv, len) < TICK_NSEC;
+		est_ns = div64_u64((u64)len * NSEC_PER_SEC, drv->rate);
+		drv->polled = est_ns < TICK_NSEC;
 		t0 = ktime_get_ns();
 		if (drv->start(drv, addr, len)) {
 			mutex_unlock(&drv->lock);
@@ -284,7 +280,7 @@ int kscrub_driver_zero(struct kscrubd_node *kn, int nid, void *addr,
 				kn->stats.driver_refused++;
 			continue;
 		}
-		ret = driver_wait(drv, addr, len);
+		ret = driver_wait(drv, addr, len, est_ns);
 		if (!ret) {
 			atomic64_add(len >> PAGE_SHIFT, &drv->pages);
 			atomic64_add(ktime_get_ns() - t0, &drv->ns);

@@ -198,6 +198,15 @@ orphans() {
 	census_field orphans
 }
 
+# node_zeroed_pct N: the zeroed share of node N's free memory in blocks
+# kscrubd zeroes (its stats' zeroable_pages), 100 if there is none
+node_zeroed_pct() {
+	local z
+	z=$(kstat zeroable_pages node=$1)
+	[ "$z" -gt 0 ] || { echo 100; return; }
+	echo $(($(kstat zeroed_pages node=$1) * 100 / z))
+}
+
 # drain_pcp: MemFree does not count the per-cpu lists, which grow to tens
 # of MiB under churn (6.12 tunes their size); unregistering a scrubber
 # drains them

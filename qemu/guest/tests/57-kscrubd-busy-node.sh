@@ -14,14 +14,8 @@ node0_cpus=$(ls -d /sys/devices/system/node/node0/cpu[0-9]* 2> /dev/null |
 [ -n "$node0_cpus" ] || skip_test "node 0 has no CPU"
 cpu0=$(echo "$node0_cpus" | head -n 1)
 
-pct0() {
-	local z
-	z=$(kstat zeroable_pages node=0)
-	[ "$z" -gt 0 ] || { echo 100; return; }
-	echo $(($(kstat zeroed_pages node=0) * 100 / z))
-}
 node0_mostly_zeroed() {
-	[ "$(pct0)" -ge 90 ]
+	[ "$(node_zeroed_pct 0)" -ge 90 ]
 }
 
 load_kscrubd
@@ -29,7 +23,7 @@ echo 0 > /proc/sys/vm/scrub_enabled || fail "vm.scrub_enabled=0"
 mb=$(($(awk '/MemFree/ { print $4 }' /sys/devices/system/node/node0/meminfo) / 1024 - 256))
 taskset -c "$cpu0" faultbench -m $mb -N > /dev/null ||
 	fail "faultbench -m $mb on node0's CPU $cpu0"
-echo "node0 dirtied: $(pct0)% zeroed"
+echo "node0 dirtied: $(node_zeroed_pct 0)% zeroed"
 
 hogs=
 for cpu in $node0_cpus; do
@@ -41,10 +35,10 @@ t0=$(awk '{ print int($1 * 1000) }' /proc/uptime)
 echo 1 > /proc/sys/vm/scrub_enabled || fail "vm.scrub_enabled=1"
 wait_until 15 node0_mostly_zeroed
 t1=$(awk '{ print int($1 * 1000) }' /proc/uptime)
-echo "node0 with its CPUs busy: $(pct0)% zeroed after $((t1 - t0)) ms"
+echo "node0 with its CPUs busy: $(node_zeroed_pct 0)% zeroed after $((t1 - t0)) ms"
 kill $hogs 2> /dev/null
 trap - EXIT
-expect_ge "node0 zeroed % with its CPUs busy" "$(pct0)" 90
+expect_ge "node0 zeroed % with its CPUs busy" "$(node_zeroed_pct 0)" 90
 # The watch may have let kscrubd0 off already while the first pass or
 # faultbench kept CPU 0 busy, and it then stays off for 10 s: count the
 # times since the load

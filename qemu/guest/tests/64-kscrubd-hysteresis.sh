@@ -10,17 +10,10 @@ load_kscrubd
 v=/proc/sys/vm
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
 
-# pct N: zeroed share of node N's free memory in blocks kscrubd zeroes
-pct() {
-	local z
-	z=$(kstat zeroable_pages node=$1)
-	[ "$z" -gt 0 ] || { echo 100; return; }
-	echo $(($(kstat zeroed_pages node=$1) * 100 / z))
-}
 shares() {
 	local n=0
 	while [ $n -lt $nodes ]; do
-		printf 'node%d %d%% ' $n "$(pct $n)"
+		printf 'node%d %d%% ' $n "$(node_zeroed_pct $n)"
 		n=$((n + 1))
 	done
 }
@@ -42,7 +35,7 @@ settle() {
 every_node_at_least() {
 	local n=0
 	while [ $n -lt $nodes ]; do
-		expect_ge "$1: node$n zeroed %" "$(pct $n)" $2
+		expect_ge "$1: node$n zeroed %" "$(node_zeroed_pct $n)" $2
 		n=$((n + 1))
 	done
 }
@@ -85,7 +78,7 @@ every_node_at_least "high 60" 52
 low_node=
 n=0
 while [ $n -lt $nodes ]; do
-	[ "$(pct $n)" -le 70 ] && low_node=$n
+	[ "$(node_zeroed_pct $n)" -le 70 ] && low_node=$n
 	n=$((n + 1))
 done
 [ -n "$low_node" ] || fail "no node stopped near the high mark of 60%: $(shares)"
