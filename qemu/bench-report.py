@@ -32,6 +32,16 @@ def load(path):
     return rows
 
 
+def cleared_mib(runs):
+    """Median MiB cleared on the fault path, or "-" where the kernel kept
+    no count: pgalloc_cleared counts only once a scrubber has registered
+    (hook patch 6), so runs before kscrubd's first load show 0 of both."""
+    if runs and all(int(r["cleared_bytes"]) == 0 and
+                    float(r["prezeroed_pct"]) == 0 for r in runs):
+        return "-"
+    return f"{med([float(r['cleared_bytes']) for r in runs]) / 2**20:.0f}"
+
+
 def med(xs):
     return statistics.median(xs) if xs else float("nan")
 
@@ -76,7 +86,9 @@ def fault_tables(rows, out):
     w.append("# Fault rates with and without prezeroing\n")
     w.append(f"Conditions: {env_line(rows)}.  256 MiB per run, median of 3 runs "
              "(spread is min-max).  \"with\" means kscrubd loaded and every run "
-             "started with the free memory scrubbed again.  TCG timings: "
+             "started with the free memory scrubbed again.  Cleared MiB is "
+             "\"-\" where the kernel kept no count (before kscrubd's first "
+             "load).  TCG timings: "
              "compare only within this table.\n")
     # Seed format, side by side
     w.append("## The seed's table and ours (1 cache line per page, 4 KiB pages)\n")
@@ -88,7 +100,7 @@ def fault_tables(rows, out):
             w.append(f"| {t} | {pz} | {SEED[(t, pz)]:.0f} | {rate(runs):.0f} | "
                      f"{rate(runs, 'faults_per_cpu_s'):.0f} | "
                      f"{med([float(r['prezeroed_pct']) for r in runs]):.1f} | "
-                     f"{med([float(r['cleared_bytes']) for r in runs]) / 2**20:.0f} |")
+                     f"{cleared_mib(runs)} |")
     for t in (1, 2):
         a, b = rate(g.get(("4k", t, 1, "off"), [])), rate(g.get(("4k", t, 1, "on"), []))
         w.append(f"\n{t} thread(s): seed {SEED[(t, 'on')] / SEED[(t, 'off')]:.2f}x, ours {b / a:.2f}x.")
@@ -105,8 +117,7 @@ def fault_tables(rows, out):
             w.append(f"| {c} | {rate(off):.0f} | {spread(off)} | {rate(on):.0f} | {spread(on)} | "
                      f"{rate(on) / rate(off):.2f} | "
                      f"{med([float(r['prezeroed_pct']) for r in on]):.1f} | "
-                     f"{med([float(r['cleared_bytes']) for r in off]) / 2**20:.0f} / "
-                     f"{med([float(r['cleared_bytes']) for r in on]) / 2**20:.0f} |")
+                     f"{cleared_mib(off)} / {cleared_mib(on)} |")
         w.append("")
         w.append(f"## {title}: threads, 1 cache line\n")
         w.append("| threads | without: faults/s | with: faults/s | ratio |")
