@@ -287,11 +287,17 @@ static void page_sources(struct kunit *test, unsigned int order)
 		evict_free();
 		kunit_skip(test, "no memory for the order-%u pool", order);
 	}
-	for (ti = 0; ti < ARRAY_SIZE(touches); ti++) {
-		if (!order && !touches[ti])	/* the same as 1 line */
-			continue;
-		for (s = 0; s < NR_SRC; s++) {
-			for (pass = 0; pass < passes; pass++) {
+	/*
+	 * Pass by pass over every figure, not figure by figure: a slow
+	 * spell of the host (itself a VM, whose speed drifts by tens of %)
+	 * then lands in a pass or two of every figure, which the median
+	 * drops, rather than in every pass of a few figures.
+	 */
+	for (pass = 0; pass < passes; pass++) {
+		for (ti = 0; ti < ARRAY_SIZE(touches); ti++) {
+			if (!order && !touches[ti])	/* the same as 1 line */
+				continue;
+			for (s = 0; s < NR_SRC; s++) {
 				u64 ns;
 
 				if (s <= HOT_CLEAR_EXT)
@@ -329,9 +335,10 @@ static void page_sources_order9(struct kunit *test)
  * The allocator itself, cycles of alloc_pages(__GFP_ZERO) + touch + free,
  * under the allocation policies a design could choose:
  *  stock:     no scrubber; the allocator clears the (hot) block it reuses
- *  today:     the series as built, with zeroed blocks present; order 0
- *             takes the hot page just freed first (a cold zeroed one
- *             before that change), a THP a zeroed block first
+ *  today:     the series as built, with zeroed blocks present; the hot
+ *             block just freed on the per-cpu list first, then a zeroed
+ *             one (UML has no THP and so no per-cpu THP list: its order
+ *             9 takes a zeroed block first)
  *  hot-first: an alternative: take the hot block just freed and clear it
  *             (timed as a plain allocation + rep stosb), a zeroed block
  *             only when the per-cpu list is empty; in alloc/free churn the
@@ -426,12 +433,12 @@ static void allocator_policies(struct kunit *test)
 		unsigned long cycles = ((unsigned long)pool_mb << 20) >>
 				       (PAGE_SHIFT + orders[oi]);
 
-		for (ti = 0; ti < ARRAY_SIZE(touches); ti++) {
-			if (!orders[oi] && !touches[ti])
-				continue;
-			for (pass = 0; pass < passes; pass++) {
+		for (pass = 0; pass < passes; pass++) {
+			for (ti = 0; ti < ARRAY_SIZE(touches); ti++) {
 				u64 ns;
 
+				if (!orders[oi] && !touches[ti])
+					continue;
 				/* warm: the block reused is hot */
 				policy_pass(orders[oi], touches[ti], false,
 					    zero_gfp, 1);
@@ -457,13 +464,13 @@ static void allocator_policies(struct kunit *test)
 		unsigned long cycles = ((unsigned long)pool_mb << 20) >>
 				       (PAGE_SHIFT + orders[oi]);
 
-		for (ti = 0; ti < ARRAY_SIZE(touches); ti++) {
-			if (!orders[oi] && !touches[ti])
-				continue;
-			for (pass = 0; pass < passes; pass++) {
+		for (pass = 0; pass < passes; pass++) {
+			for (ti = 0; ti < ARRAY_SIZE(touches); ti++) {
 				unsigned long got;
 				u64 ns, served;
 
+				if (!orders[oi] && !touches[ti])
+					continue;
 				/* twice what the pass takes, all cold */
 				got = make_zeroed(zone, 2 * pool_mb);
 				evict();
