@@ -4,7 +4,7 @@
 if (!exists("nr")) nr = 2
 set terminal pngcairo size 1000,560 font ",10"
 set output png
-set title "Cost of a page by its source, User-mode Linux on the host CPU (run 1; ns per 4 KiB, log scale)"
+set title "NATIVE: cost of a page by its source, User-mode Linux on the host CPU (run 1; ns per 4 KiB, log scale)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
