@@ -66,7 +66,8 @@ struct kscrubd_node {
 	struct irq_work wake_work;
 	unsigned long pending;		/* bit 0: work to do */
 	bool above_high;	/* reached the high mark: wait for the low */
-	bool look_again;	/* the last pass drained or zeroed something */
+	bool look_again;	/* the last pass found work, or zeroed pages taken */
+	unsigned long zeroed_seen;	/* zeroed free pages after it */
 	/* vm.scrub_rate pacing: pages zeroed since pace_t0 at pace_rate */
 	u64 pace_t0;
 	u64 pace_pages;
@@ -116,6 +117,8 @@ enum kscrubd_pass_end kscrubd_why_stop(unsigned int enabled,
 				       unsigned int load,
 				       unsigned long load_avg, bool freezing);
 long kscrubd_next_timeout(enum kscrubd_pass_end end, bool look_again);
+bool kscrubd_look_again(unsigned long pages, unsigned long zeroed_seen,
+			unsigned long zeroed_now);
 bool kscrubd_summary_due(enum kscrubd_pass_end end, bool look_again,
 			 u64 open_ns);
 int kscrubd_parse_timeout_ms(const char *val, unsigned int *ms);

@@ -71,6 +71,23 @@ static void pcp_drain_looks_again(struct kunit *test)
 }
 
 /*
+ * A pass looks again while it zeroes or zeroed memory is being taken,
+ * and stops once neither: a task allocating zeroed memory will free it
+ * onto per-cpu lists that wake no one (a 128 MiB churn loop had one
+ * round in thirty take every page back dirty before this rule)
+ */
+static void taken_zeroed_looks_again(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, kscrubd_look_again(512, 1000, 1000));
+	KUNIT_EXPECT_TRUE(test, kscrubd_look_again(0, 1000, 999));
+	KUNIT_EXPECT_FALSE(test, kscrubd_look_again(0, 1000, 1000));
+	/* More zeroed than before: nothing was taken */
+	KUNIT_EXPECT_FALSE(test, kscrubd_look_again(0, 1000, 1001));
+	/* The first pass has seen nothing */
+	KUNIT_EXPECT_FALSE(test, kscrubd_look_again(0, 0, 1000));
+}
+
+/*
  * The looks again after a drain fold into the summary line of the pass
  * that drained, for up to ten seconds; any other end closes the line
  */
@@ -199,6 +216,7 @@ static struct kunit_case kscrubd_policy_cases[] = {
 	KUNIT_CASE(frozen_pass_is_retried_at_once),
 	KUNIT_CASE(switched_off_sleeps),
 	KUNIT_CASE(pcp_drain_looks_again),
+	KUNIT_CASE(taken_zeroed_looks_again),
 	KUNIT_CASE(summary_folds_looks),
 	KUNIT_CASE(engine_pick_margin),
 	KUNIT_CASE(driver_timeout_bounds),

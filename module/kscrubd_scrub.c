@@ -220,12 +220,13 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 {
 	pg_data_t *pgdat = NODE_DATA(kn->nid);
 	unsigned int stop = READ_ONCE(kscrub_stop_order);
+	unsigned long pages = 0, zeroable, zeroed, zeroed_at_start;
 	enum kscrubd_pass_end end;
-	unsigned long pages = 0;
 	u64 t0 = ktime_get_ns();
 	int order, z;
 
 	kn->look_again = false;
+	kscrubd_node_pages(kn->nid, &zeroable, &zeroed_at_start);
 	/* Hysteresis: above the low mark a wake-up leaves it at that */
 	if (kn->above_high && !node_may_restart(kn->nid)) {
 		kn->stats.held++;
@@ -254,14 +255,15 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 	kn->stats.passes++;
 	/*
 	 * Pages just freed wait on the per-cpu lists, where they form no
-	 * coalesce to wake us: a pass that found work looks again soon, as
-	 * the task that freed them likely frees more.  Under a 128 MiB
-	 * map/touch/unmap loop a pass that ran while the lists were still
-	 * short left a whole round of faults to take them back dirty.
+	 * coalesce to wake us: look again soon while there is work, or
+	 * zeroed memory is being taken (kscrubd_look_again()).
 	 */
-	if (pages)
+	if (kscrubd_look_again(pages, kn->zeroed_seen, zeroed_at_start))
 		kn->look_again = true;
-	kn->above_high = node_reached_high(kn->nid);
+	kscrubd_node_pages(kn->nid, &zeroable, &zeroed);
+	kn->zeroed_seen = zeroed;
+	kn->above_high = kscrubd_reached_high(zeroed, zeroable,
+					      READ_ONCE(kscrub_high_pct));
 	end = kthread_should_stop() ? KSCRUBD_PASS_DONE : kscrubd_may_run();
 	if (end != KSCRUBD_PASS_DONE)
 		kn->stats.passes_cut++;
