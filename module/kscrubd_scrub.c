@@ -110,15 +110,6 @@ static bool node_reached_high(int nid)
 				    READ_ONCE(kscrub_high_pct));
 }
 
-/* A wake-up restarts a node that reached the high mark below the low one */
-static bool node_may_restart(int nid)
-{
-	unsigned long zeroable, zeroed;
-
-	kscrubd_node_pages(nid, &zeroable, &zeroed);
-	return kscrubd_below_low(zeroed, zeroable, READ_ONCE(kscrub_low_pct));
-}
-
 /*
  * Keep the pass within vm.scrub_rate pages per second: sleep until the
  * pages zeroed since pacing began are due, a tenth of a second at a time
@@ -227,8 +218,13 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 
 	kn->look_again = false;
 	kscrubd_node_pages(kn->nid, &zeroable, &zeroed_at_start);
-	/* Hysteresis: above the low mark a wake-up leaves it at that */
-	if (kn->above_high && !node_may_restart(kn->nid)) {
+	/*
+	 * Hysteresis: a node that reached the high mark restarts only below
+	 * the low one; between them a wake-up leaves it at that
+	 */
+	if (kn->above_high &&
+	    !kscrubd_below_low(zeroed_at_start, zeroable,
+			       READ_ONCE(kscrub_low_pct))) {
 		kn->stats.held++;
 		return KSCRUBD_PASS_DONE;
 	}
