@@ -6,11 +6,24 @@
 #include <linux/irq_work.h>
 #include <linux/mmzone.h>
 #include <linux/mutex.h>
+#include <linux/sizes.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
 struct dentry;
 struct seq_file;
+
+/*
+ * The pages each CPU freed last stay on its per-cpu lists: they are the
+ * ones likely still in its cache, cheaper to reuse and clear than a
+ * prezeroed page is to touch cold (make native): the CPU's slice of the
+ * last-level cache (kscrubd_pcp_keep_pages()), and at least 1 MiB (a
+ * common L2 size, and all there is where the slice is unknown).  The rest
+ * is sent back to be zeroed, once it is worth a look: 4 MiB.
+ * prezero_bench_kunit.c models kscrubd with the same rule.
+ */
+#define KSCRUBD_PCP_KEEP	(SZ_1M >> PAGE_SHIFT)
+#define KSCRUBD_PCP_MIN		(SZ_4M >> PAGE_SHIFT)
 
 enum kscrub_engine_id {
 	KSCRUB_ENGINE_CLEAR,	/* the kernel's clear_page() */
@@ -117,6 +130,7 @@ enum kscrubd_pass_end kscrubd_why_stop(unsigned int enabled,
 				       unsigned int load,
 				       unsigned long load_avg, bool freezing);
 long kscrubd_next_timeout(enum kscrubd_pass_end end, bool look_again);
+int kscrubd_pcp_keep_pages(unsigned long cache_pages);
 bool kscrubd_look_again(unsigned long pages, unsigned long zeroed_seen,
 			unsigned long zeroed_now);
 bool kscrubd_summary_due(enum kscrubd_pass_end end, bool look_again,

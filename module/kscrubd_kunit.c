@@ -210,6 +210,19 @@ static void rate_cap(struct kunit *test)
 			div_u64((1ULL << 32) * NSEC_PER_SEC, 100000000));
 }
 
+/*
+ * A drain leaves each CPU its slice of the last-level cache, and at
+ * least 1 MiB where the slice is smaller or unknown (UML: 0)
+ */
+static void pcp_keep_is_cache_slice(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kscrubd_pcp_keep_pages(0), KSCRUBD_PCP_KEEP);
+	KUNIT_EXPECT_EQ(test, kscrubd_pcp_keep_pages(16), KSCRUBD_PCP_KEEP);
+	KUNIT_EXPECT_EQ(test, kscrubd_pcp_keep_pages(SZ_16M >> PAGE_SHIFT),
+			SZ_16M >> PAGE_SHIFT);
+	KUNIT_EXPECT_EQ(test, kscrubd_pcp_keep_pages(ULONG_MAX), INT_MAX);
+}
+
 static struct kunit_case kscrubd_policy_cases[] = {
 	KUNIT_CASE(may_run_when_idle),
 	KUNIT_CASE(loaded_pass_is_retried),
@@ -217,6 +230,7 @@ static struct kunit_case kscrubd_policy_cases[] = {
 	KUNIT_CASE(switched_off_sleeps),
 	KUNIT_CASE(pcp_drain_looks_again),
 	KUNIT_CASE(taken_zeroed_looks_again),
+	KUNIT_CASE(pcp_keep_is_cache_slice),
 	KUNIT_CASE(summary_folds_looks),
 	KUNIT_CASE(engine_pick_margin),
 	KUNIT_CASE(driver_timeout_bounds),

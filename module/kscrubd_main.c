@@ -414,6 +414,9 @@ static int __init kscrubd_init(void)
 	pr_info("kscrubd: started on %d node(s), engine %s, scrub_start %u, scrub_stop %u, scrub_load %u\n",
 		kscrubd_nr_running(), kscrub_engine_name(kscrub_engine),
 		kscrub_start_order, kscrub_stop_order, kscrub_load);
+	pr_info("kscrubd: leaves %lu KiB per CPU on the per-cpu lists (its slice of the last-level cache, at least %lu)\n",
+		(unsigned long)kscrubd_pcp_keep_pages(scrubd_pcp_cache_pages()) <<
+		(PAGE_SHIFT - 10), KSCRUBD_PCP_KEEP << (PAGE_SHIFT - 10));
 	return 0;
 
 fail:

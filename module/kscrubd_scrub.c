@@ -141,17 +141,8 @@ static void pace(struct kscrubd_node *kn, unsigned long pages)
 	}
 }
 
-/*
- * The pages each CPU freed last stay on its per-cpu lists: they are the
- * ones likely still in its cache (1 MiB, a common L2 size), cheaper to
- * reuse and clear than a prezeroed page is to touch cold (make native).
- * The rest is sent back to be zeroed, once it is worth a look: 4 MiB.
- */
-#define KSCRUBD_PCP_KEEP	(SZ_1M >> PAGE_SHIFT)
-#define KSCRUBD_PCP_MIN		(SZ_4M >> PAGE_SHIFT)
-
 /* Pages on the zone's per-cpu lists beyond what each CPU keeps; racy */
-static unsigned long zone_pcp_excess(struct zone *zone)
+static unsigned long zone_pcp_excess(struct zone *zone, int keep)
 {
 	unsigned long sum = 0;
 	int cpu;
@@ -159,8 +150,8 @@ static unsigned long zone_pcp_excess(struct zone *zone)
 	for_each_online_cpu(cpu) {
 		int n = READ_ONCE(per_cpu_ptr(zone->per_cpu_pageset, cpu)->count);
 
-		if (n > KSCRUBD_PCP_KEEP)
-			sum += n - KSCRUBD_PCP_KEEP;
+		if (n > keep)
+			sum += n - keep;
 	}
 	return sum;
 }
@@ -173,9 +164,11 @@ static unsigned long zone_pcp_excess(struct zone *zone)
  */
 static void drain_zone_pcp(struct kscrubd_node *kn, struct zone *zone)
 {
-	if (zone_pcp_excess(zone) < KSCRUBD_PCP_MIN)
+	int keep = kscrubd_pcp_keep_pages(scrubd_pcp_cache_pages());
+
+	if (zone_pcp_excess(zone, keep) < KSCRUBD_PCP_MIN)
 		return;
-	kn->stats.pcp_drained += scrubd_drain_pcp(zone, KSCRUBD_PCP_KEEP);
+	kn->stats.pcp_drained += scrubd_drain_pcp(zone, keep);
 	kn->look_again = true;
 }
 

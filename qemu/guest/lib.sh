@@ -214,6 +214,21 @@ drain_pcp() {
 	modprobe kscrubd && rmmod kscrubd || fail "kscrubd load/unload"
 }
 
+# pcp_keep_kb: what kscrubd leaves on CPU 0's per-cpu lists when it
+# drains them: the CPU's slice of the last-level cache (the last cache
+# leaf's size over the CPUs sharing it, the kernel's
+# per_cpu_data_slice_size), at least 1 MiB
+pcp_keep_kb() {
+	local leaf kb n
+	leaf=$(ls -d /sys/devices/system/cpu/cpu0/cache/index* 2>/dev/null | tail -n 1)
+	kb=$(sed 's/K$//' "$leaf/size" 2>/dev/null || echo 0)
+	n=$(tr ',' '\n' < "$leaf/shared_cpu_list" 2>/dev/null |
+		awk -F- '{ n += NF == 2 ? $2 - $1 + 1 : 1 } END { print n + 0 }')
+	[ "${n:-0}" -gt 0 ] && kb=$((kb / n)) || kb=0
+	[ "$kb" -gt 1024 ] || kb=1024
+	echo $kb
+}
+
 # page_baseline: remember MemFree and the orphans for no_page_lost.  A
 # page being freed has no reference for a moment before it reaches a
 # free list, so a count can be high for an instant, never low: keep the
