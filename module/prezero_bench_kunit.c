@@ -32,6 +32,8 @@
 #include <linux/slab.h>
 #include <linux/vmstat.h>
 
+#include "kscrubd.h"
+
 static unsigned int llc_kb = 32768;
 module_param(llc_kb, uint, 0444);
 MODULE_PARM_DESC(llc_kb, "host last-level cache, KiB");
@@ -44,6 +46,9 @@ MODULE_PARM_DESC(pool_mb, "blocks used per timed pass, MiB");
 static unsigned int passes = 11;
 module_param(passes, uint, 0444);
 MODULE_PARM_DESC(passes, "timed passes per figure");
+static unsigned int llc_sharers = 1;
+module_param(llc_sharers, uint, 0444);
+MODULE_PARM_DESC(llc_sharers, "host CPUs sharing the last-level cache");
 
 static const unsigned int orders[] = { 0, 4, 9 };
 /* Lines written per 4 KiB; 0: one line in the whole block (a THP fault) */
@@ -491,11 +496,167 @@ static void allocator_policies(struct kunit *test)
 	evict_free();
 }
 
+/*
+ * A working set churned as a process churns it with mmap, touch and
+ * munmap: @ws_mb MiB of order-0 pages taken one by one, each cleared and
+ * touched as it is taken (a fault), then all given back.  This is the
+ * case between the hot and the cold figures above, which the projection
+ * could only bound: pages given back beyond the per-cpu list's high mark
+ * drain to the buddy lists, still in the cache while the working set
+ * fits in it, and stock's next round clears them cheaply, while the
+ * series hands out cold zeroed pages in their place.
+ *  ws-stock:       no scrubber, __GFP_ZERO: the allocator clears every
+ *                  page with UML's clear_page(), as ws-today's pages that
+ *                  do not come prezeroed are cleared
+ *  ws-stock-stosb: no scrubber, a plain allocation cleared with rep
+ *                  stosb, as x86's clear_page() clears (UML's is a memset
+ *                  loop, slower when the page is in the cache): compared
+ *                  with it, any error favours stock
+ *  ws-today:       a scrubber registered and, between rounds, what
+ *                  kscrubd does when it keeps up: the per-cpu list drained
+ *                  down to the CPU's slice of the host's last-level cache
+ *                  (llc_kb / llc_sharers: UML knows no cacheinfo, and its
+ *                  scrubd_pcp_cache_pages() says 0),
+ *                  and as much memory zeroed (non-temporal) as the round
+ *                  took; __GFP_ZERO
+ *  ws-today-keep1m: the same, keeping only 1 MiB (kscrubd's rule before
+ *                  the drain kept the cache slice)
+ * A round's time is its allocations, clears, touches and frees.
+ */
+static const unsigned int ws_mbs[] = { 2, 8, 24, 96 };
+static const unsigned int ws_touches[] = { 1, 64 };
+#define WS_PASS_MB	128	/* each timed pass takes at least this much */
+
+enum ws_policy { WS_STOCK, WS_STOCK_STOSB, WS_TODAY, WS_TODAY_KEEP1M,
+		 NR_WS_POLICIES };
+
+static const char * const ws_name[NR_WS_POLICIES] = {
+	[WS_STOCK] = "ws-stock",
+	[WS_STOCK_STOSB] = "ws-stock-stosb",
+	[WS_TODAY] = "ws-today",
+	[WS_TODAY_KEEP1M] = "ws-today-keep1m",
+};
+
+static u64 ws_round(unsigned int ws_mb, unsigned int lines, bool stosb)
+{
+	unsigned long i, n = (unsigned long)ws_mb << (20 - PAGE_SHIFT);
+	struct page *page, *next;
+	LIST_HEAD(held);
+	u64 t0 = ktime_get_ns();
+
+	for (i = 0; i < n; i++) {
+		page = alloc_pages(stosb ? GFP_HIGHUSER_MOVABLE : zero_gfp, 0);
+		if (!page)
+			break;
+		if (stosb)
+			clear_bytes(page_address(page), PAGE_SIZE);
+		touch(page_address(page), 0, lines);
+		end_cycle();
+		list_add_tail(&page->lru, &held);
+	}
+	list_for_each_entry_safe(page, next, &held, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+	}
+	return i == n ? ktime_get_ns() - t0 : 0;
+}
+
+/* What kscrubd does between two rounds when it keeps up; not timed */
+static void ws_kscrubd(struct zone *zone, unsigned int ws_mb, int keep)
+{
+	struct per_cpu_pages *pcp = raw_cpu_ptr(zone->per_cpu_pageset);
+
+	/* kscrubd's rule (drain_zone_pcp()), for UML's one CPU */
+	if (READ_ONCE(pcp->count) >= keep + KSCRUBD_PCP_MIN)
+		scrubd_drain_pcp(zone, keep);
+	make_zeroed(zone, ws_mb);
+}
+
+static void ws_report(const char *name, unsigned int ws, unsigned int lines,
+		      unsigned int pass, u64 ns, u64 served, u64 pages)
+{
+	u64 x10 = div64_u64(ns * 10, pages);
+
+	pr_info("kscrub-bench-ws: %s ws_mb=%u touch=%u pass=%u ns=%llu.%llu served=%llu of=%llu\n",
+		name, ws, lines, pass, x10 / 10, x10 % 10, served, pages);
+}
+
+static int ws_policy(struct zone *zone, enum ws_policy pol)
+{
+	bool today = pol == WS_TODAY || pol == WS_TODAY_KEEP1M;
+	int keep = KSCRUBD_PCP_KEEP;
+	unsigned int wi, ti, pass, r;
+
+	if (pol == WS_TODAY)
+		keep = max_t(int, keep, ((unsigned long)llc_kb << 10) /
+					max(llc_sharers, 1U) >> PAGE_SHIFT);
+	for (pass = 0; pass < passes; pass++) {
+		for (wi = 0; wi < ARRAY_SIZE(ws_mbs); wi++) {
+			unsigned int ws = ws_mbs[wi];
+			unsigned int rounds = max(1U, WS_PASS_MB / ws);
+			u64 pages = ((u64)rounds * ws) << (20 - PAGE_SHIFT);
+
+			for (ti = 0; ti < ARRAY_SIZE(ws_touches); ti++) {
+				u64 ns = 0, served = 0, one;
+
+				/* round 0 only brings the steady state */
+				for (r = 0; r <= rounds; r++) {
+					u64 ev;
+
+					if (today)
+						ws_kscrubd(zone, ws, keep);
+					ev = prezeroed_events();
+					one = ws_round(ws, ws_touches[ti],
+						       pol == WS_STOCK_STOSB);
+					if (!one)
+						return -ENOMEM;
+					if (r) {
+						ns += one;
+						served += prezeroed_events() - ev;
+					}
+					cond_resched();
+				}
+				ws_report(ws_name[pol], ws, ws_touches[ti], pass,
+					  ns, served, pages);
+			}
+		}
+	}
+	return 0;
+}
+
+static void working_set_churn(struct kunit *test)
+{
+	struct page *probe = alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
+	struct per_cpu_pages *pcp;
+	struct zone *zone;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, probe);
+	zone = page_zone(probe);
+	__free_pages(probe, 0);
+	if (want_init_on_alloc(GFP_KERNEL))
+		kunit_skip(test, "boot with init_on_alloc=0");
+	pcp = raw_cpu_ptr(zone->per_cpu_pageset);
+	kunit_info(test, "per-cpu list high %d, high_max %d pages; ws-today keeps %u KiB\n",
+		   READ_ONCE(pcp->high), READ_ONCE(pcp->high_max),
+		   max(llc_kb / max(llc_sharers, 1U), 1024U));
+
+	if (ws_policy(zone, WS_STOCK) || ws_policy(zone, WS_STOCK_STOSB))
+		kunit_skip(test, "no memory for the working set");
+	if (page_scrubber_register(&bench_scrubber))
+		kunit_skip(test, "another scrubber is registered");
+	err = ws_policy(zone, WS_TODAY) ?: ws_policy(zone, WS_TODAY_KEEP1M);
+	page_scrubber_unregister(&bench_scrubber);
+	if (err)
+		kunit_skip(test, "no memory for the working set");
+}
+
 static struct kunit_case bench_cases[] = {
 	KUNIT_CASE_SLOW(page_sources_order0),
 	KUNIT_CASE_SLOW(page_sources_order4),
 	KUNIT_CASE_SLOW(page_sources_order9),
 	KUNIT_CASE_SLOW(allocator_policies),
+	KUNIT_CASE_SLOW(working_set_churn),
 	{}
 };
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """make native's report: userspace/results/native.md and native.dat
-(for native.gp) from the UML microbenchmark logs (bench-N.log) and the
-host faultbench runs (faults-N.txt), one of each per run."""
+(for native.gp) from the UML microbenchmark logs (bench-R-B.log, a few
+boots B per run R) and the host faultbench runs (faults-R.txt, one per
+run)."""
 import argparse
 import os
 import platform
@@ -14,10 +15,14 @@ SERVED = re.compile(r'kscrub-bench-served: order=(\d+) touch=(\d+) '
                     r'pass=\d+ served=(\d+) of=(\d+)')
 BENCH = re.compile(r'kscrub-bench: (\S+) order=(\d+) touch=(\d+) '
                    r'pass=\d+ ns=([\d.]+)')
+WS = re.compile(r'kscrub-bench-ws: (\S+) ws_mb=(\d+) touch=(\d+) '
+                r'pass=\d+ ns=([\d.]+) served=(\d+) of=(\d+)')
 SOURCES = ['hot-noclear', 'hot-clear', 'hot-clear-extent', 'cold-clear',
            'cold-clear-extent', 'cold-prezeroed-temporal',
            'cold-prezeroed-nt']
 POLICIES = ['alloc-stock', 'alloc-hot-first', 'alloc-today']
+WS_POLICIES = ['ws-stock', 'ws-stock-stosb', 'ws-today',
+               'ws-today-keep1m']
 WHAT = {
     'hot-noclear': 'hot (just freed, LIFO reuse), no clear: the floor',
     'hot-clear': 'hot, cleared per 4 KiB (`rep stosb`, as clear_page)',
@@ -34,6 +39,20 @@ WHAT = {
                    '(the hot block just freed first, then a zeroed '
                    'one; UML has no THP, hence no per-cpu THP list, '
                    'so its order 9 takes a zeroed block first)',
+    'ws-stock': 'no scrubber, `__GFP_ZERO`: the allocator clears each '
+                'page with UML\'s clear_page() (a memset loop), as '
+                '`ws-today` clears the pages that do not come prezeroed',
+    'ws-stock-stosb': 'no scrubber, each page cleared with `rep stosb` '
+                      '(as x86\'s clear_page), faster than UML\'s own '
+                      'when the page is in the cache: against it, any '
+                      'error favours stock',
+    'ws-today': 'the series with kscrubd keeping up: between rounds the '
+                'per-cpu list drained down to the CPU\'s slice of the '
+                'last-level cache (LLC / CPUs sharing it, at least 1 MiB), '
+                'as `scrubd_drain_pcp()` keeps it, and as much memory '
+                'zeroed (non-temporal) as the round took; `__GFP_ZERO`',
+    'ws-today-keep1m': 'the same with 1 MiB kept, kscrubd\'s rule before '
+                       'the drain kept the cache slice',
 }
 # workload: (faultbench key, order, touch, label)
 WORKLOADS = [
@@ -52,6 +71,13 @@ def parse_bench(path):
     d = {}
     with open(path, errors='replace') as f:
         for line in f:
+            m = WS.search(line)
+            if m:
+                k = (m.group(1), int(m.group(2)), int(m.group(3)))
+                d.setdefault(k, []).append(float(m.group(4)))
+                d.setdefault(('ws-served',) + k, []).append(
+                    100.0 * int(m.group(5)) / max(int(m.group(6)), 1))
+                continue
             m = SERVED.search(line)
             if m:
                 k = ('served', int(m.group(1)), int(m.group(2)))
@@ -92,27 +118,57 @@ def quartiles(v):
     return tuple(statistics.quantiles(v, n=4, method='inclusive'))
 
 
-def fig(v):
+def parse_run(paths):
+    """A run's boots: key -> one list of passes per boot"""
+    d = {}
+    for p in paths:
+        for k, v in parse_bench(p).items():
+            d.setdefault(k, []).append(v)
+    return d
+
+
+def lq(v):
     """
-    The figure of a run: the lower quartile of its passes.  What disturbs
-    a pass on this host (itself a VM: the hypervisor, a host task) only
-    ever adds time, and whole stretches of a run can be slowed, so the
-    median moves with how much of a run was disturbed; the lower quartile
+    A boot's figure: the lower quartile of its passes.  What disturbs a
+    pass on this host (itself a VM: the hypervisor, a host task) only
+    ever adds time, and whole stretches of a boot can be slowed, so the
+    median moves with how much of it was disturbed; the lower quartile
     is the speed of its quieter passes.
     """
     return quartiles(v)[0]
 
 
-def above(v):
-    """how far the median lies above the figure, as % of the figure"""
-    f = fig(v)
-    return 100.0 * (med(v) - f) / f if f else 0.0
+def fig(boots):
+    """
+    A run's figure: the median over its boots of each boot's figure.
+    Where UML's memory lands in the host's (itself a guest's) memory is
+    fixed for a boot and differs between boots, and it moves a few rows
+    by 10-25% (cold misses and the translation behind them), so a run is
+    several boots.
+    """
+    return med([lq(v) for v in boots])
 
 
-def spread(v):
-    """interquartile range, as % of the figure"""
-    q = quartiles(v)
-    return 100.0 * (q[2] - q[0]) / q[0] if q[0] else 0.0
+def above(boots):
+    """how far a boot's median lies above its figure, % (median of boots)"""
+    return med([100.0 * (med(v) - lq(v)) / lq(v) if lq(v) else 0.0
+                for v in boots])
+
+
+def spread(boots):
+    """a boot's interquartile range, % of its figure (median of boots)"""
+    return med([100.0 * (quartiles(v)[2] - lq(v)) / lq(v) if lq(v) else 0.0
+                for v in boots])
+
+
+def across(boots):
+    """largest difference between the figures of a run's boots, %"""
+    f = [lq(v) for v in boots]
+    return 100.0 * (max(f) - min(f)) / min(f) if min(f) else 0.0
+
+
+def flat(boots):
+    return [x for v in boots for x in v]
 
 
 def cpu_model():
@@ -138,14 +194,20 @@ def fmt(v):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--llc-kb', type=int, required=True)
+    ap.add_argument('--llc-sharers', type=int, default=1)
     ap.add_argument('--out', required=True)
-    ap.add_argument('--bench', nargs='+', required=True)
+    ap.add_argument('--bench', nargs='+', required=True,
+                    help='one argument per run: its boots\' logs, '
+                    'comma-separated')
     ap.add_argument('--faults', nargs='+', required=True)
     ap.add_argument('--note', action='append', default=[],
                     help='a paragraph for the top of the report')
     a = ap.parse_args()
-    bench = [parse_bench(p) for p in a.bench]
-    faults = [parse_faults(p) for p in a.faults]
+    bench = [parse_run(r.split(',')) for r in a.bench]
+    nboots = min(len(r.split(',')) for r in a.bench)
+    # the host runs are one set per run: one "boot" each
+    faults = [{k: [v] for k, v in parse_faults(p).items()}
+              for p in a.faults]
     nr = len(bench)
     L = []
     w = L.append
@@ -159,8 +221,9 @@ def main():
                 cells.append('-')
                 continue
             meds.append(fig(v))
+            b = f', {across(v):.0f}%' if len(v) > 1 else ''
             cells.append(f'{fmt(fig(v))} (+{above(v):.0f}%, '
-                         f'{spread(v):.0f}%)')
+                         f'{spread(v):.0f}%{b})')
         diff = ''
         if len(meds) >= 2 and min(meds) > 0:
             dd = 100.0 * (max(meds) - min(meds)) / min(meds)
@@ -186,22 +249,29 @@ def main():
       'pass (128 MiB of them) is used once.  Hot means the block just '
       'freed, reused at once (per-cpu lists and buddy heads are LIFO).')
     w('')
-    w('Every figure: the lower quartile of the passes of a run (11, '
-      'taken pass by pass over every figure), ns per cycle (one block '
-      'of 2^order pages), then in brackets how far the median lies '
-      'above it and the interquartile range, both as % of the figure; '
-      '"runs" is the difference between the two runs\' figures.  A '
-      'cycle is: get the block, clear it or not, write the touched lines '
-      '(1, 8 or 64 per 4 KiB, or one line per block).  Why the lower '
-      'quartile and not the median: the host is itself a VM, and what '
-      'disturbs a pass there (the hypervisor, a host task) only ever adds '
-      'time, to whole stretches of a run at once; the median then moves '
-      'with how much of a run was disturbed, the lower quartile much '
-      'less (two runs on 7 December: medians over 10% apart in 26 of '
-      '110 rows, lower quartiles in none).')
+    w(f'Every figure: ns per cycle (one block of 2^order pages).  A run '
+      f'is {nboots} boot(s) of UML; a boot\'s figure is the lower quartile '
+      'of its passes (11, taken pass by pass over every figure), and the '
+      'run\'s figure the median of its boots\' figures.  In brackets: '
+      'how far a boot\'s median lies above its figure, its interquartile '
+      'range, and how far apart the run\'s boots are, all as % of the '
+      'figure (the first two the median over the boots); "runs" is the '
+      'difference between the two runs\' figures.  A cycle is: get the '
+      'block, clear it or not, write the touched lines (1, 8 or 64 per '
+      '4 KiB, or one line per block).  Why the lower quartile and not '
+      'the median: the host is itself a VM, and what disturbs a pass '
+      'there (the hypervisor, a host task) only ever adds time, to whole '
+      'stretches of a boot at once; the median then moves with how much '
+      'of a boot was disturbed, the lower quartile much less (two runs '
+      'on 7 December: medians over 10% apart in 26 of 110 rows, lower '
+      'quartiles in none).  Why several boots: where UML\'s memory lands '
+      'in the host\'s is fixed for a boot, and it moved a few rows '
+      '(cold misses, sub-microsecond prezeroed touches) by 10-25% '
+      'between one-boot runs whose passes agreed within 5%.')
     w('')
+    brk = '(median +, IQR, boots)' if nboots > 1 else '(median +, IQR)'
     hdr = '| order | touch | source | ' + ' | '.join(
-        f'run {r + 1}: ns (median +, IQR)' for r in range(nr)) + ' | runs |'
+        f'run {r + 1}: ns {brk}' for r in range(nr)) + ' | runs |'
     sep = '|---|---|---|' + '---:|' * nr + '---:|'
     w('## Page sources (UML, measured natively)')
     w('')
@@ -237,11 +307,67 @@ def main():
     w('Pages `alloc-today` got prezeroed (`pgalloc_prezeroed`), median % '
       'per run: ' + '; '.join(
           f'order {k[1]} {touch_name(k[2])}: ' + ' / '.join(
-              f'{med(bench[r][k]):.0f}%' for r in range(nr)
+              f'{med(flat(bench[r][k])):.0f}%' for r in range(nr)
               if bench[r].get(k))
           for k in sorted({k for b in bench for k in b
                            if k[0] == 'served'})) + '.')
     w('')
+    ws_keys = sorted({k for b in bench for k in b if k[0] in WS_POLICIES},
+                     key=lambda k: (k[1], k[2], WS_POLICIES.index(k[0])))
+    if ws_keys:
+        w('## A working set churned (UML, measured natively)')
+        w('')
+        w('Rounds of: take a working set of order-0 pages one by one, '
+          'each cleared or not and touched as it is taken (a fault), '
+          'then give them all back (an munmap); ns per page, over at '
+          'least 128 MiB of rounds per pass after one round that brings '
+          'the steady state.  This is the case the projection below can '
+          'only bound: pages given back beyond the per-cpu list\'s high '
+          'mark drain to the buddy lists, still in the cache while the '
+          'working set fits in it (the host\'s LLC: '
+          f'{a.llc_kb // 1024} MiB), and stock\'s next round clears them '
+          'there, while the series hands out cold zeroed pages instead, '
+          'unless the drain keeps them.  `ws-today` keeps this CPU\'s '
+          f'slice of the LLC, {max(a.llc_kb // max(a.llc_sharers, 1), 1024) // 1024} '
+          f'MiB ({a.llc_sharers} CPU(s) share it).  Booted with '
+          '`init_on_alloc=0`.')
+        w('')
+        for s in WS_POLICIES:
+            w(f'- `{s}`: {WHAT[s]}')
+        w('')
+        w(hdr.replace('| order | touch | source |',
+                      '| working set | touch | policy |'))
+        w(sep)
+        for k in ws_keys:
+            cells, diff = runs_cells(lambda r: bench[r].get(k))
+            w(f'| {k[1]} MiB | {touch_name(k[2])} | {k[0]} | ' +
+              ' | '.join(cells) + f' | {diff} |')
+        w('')
+        w('Time per page relative to stock, per run (above 1.00x: slower '
+          'than stock), and the share `ws-today` got prezeroed:')
+        w('')
+        cols = [('ws-today', 'ws-stock'), ('ws-today', 'ws-stock-stosb'),
+                ('ws-today-keep1m', 'ws-stock')]
+        w('| working set | touch | ' + ' | '.join(
+            f'`{a_}` / `{b_}`' for a_, b_ in cols) +
+          ' | served prezeroed |')
+        w('|---|---|' + '---:|' * len(cols) + '---:|')
+        for ws, t in sorted({(k[1], k[2]) for k in ws_keys}):
+            cells = []
+            for a_, b_ in cols:
+                v = []
+                for r in range(nr):
+                    x = bench[r].get((a_, ws, t))
+                    y = bench[r].get((b_, ws, t))
+                    v.append(f'{fig(x) / fig(y):.2f}x' if x and y else '-')
+                cells.append(' / '.join(v))
+            served = ' / '.join(
+                f'{med(flat(sv)):.0f}%' if sv else '-'
+                for sv in (bench[r].get(('ws-served', 'ws-today', ws, t))
+                           for r in range(nr)))
+            w(f'| {ws} MiB | {touch_name(t)} | ' + ' | '.join(cells) +
+              f' | {served} |')
+        w('')
     w('## Faults on the host\'s stock kernel (measured natively)')
     w('')
     w('`faultbench -r 3 -k` (mmap, touch, munmap three times in one '
@@ -256,8 +382,8 @@ def main():
     w('|---|' + '---:|' * nr + '---:|---:|')
     for key, _, _, label in WORKLOADS:
         cells, diff = runs_cells(lambda r: faults[r].get(key))
-        thp = faults[0].get(key + ':thp', [-1])
-        thp = f'{med(thp):.2f}' if key.startswith('thp') else '-'
+        thp = faults[0].get(key + ':thp', [[-1]])
+        thp = f'{med(flat(thp)):.2f}' if key.startswith('thp') else '-'
         w(f'| {label} (`{key}`) | ' + ' | '.join(cells) +
           f' | {diff} | {thp} |')
     w('')
@@ -321,6 +447,49 @@ def main():
       (', '.join(slower_low) if slower_low else 'none') +
       '; where stock would reuse a hot block: none, by construction.')
     w('')
+    wsp = []
+    for key, order, t, label in WORKLOADS:
+        if order:  # the working sets are of 4 KiB pages
+            continue
+        for ws in sorted({k[1] for k in ws_keys if k[2] == t}):
+            for r in range(nr):
+                fv = faults[r].get(key) if r < len(faults) else None
+                st = bench[r].get(('ws-stock', ws, t))
+                sb = bench[r].get(('ws-stock-stosb', ws, t))
+                td = bench[r].get(('ws-today', ws, t))
+                if fv and st and sb and td:
+                    F, S, B, T = fig(fv), fig(st), fig(sb), fig(td)
+                    wsp.append((f'{label}, working set {ws} MiB', r, F, S,
+                                T, F - S + T, B, F - B + T))
+    if wsp:
+        w('With a working set, measured rather than bounded: the '
+          'working-set rounds above time stock\'s page and the series\' '
+          'page as a process churning that much memory gets them (pages '
+          'kept on the per-cpu list, pages drained and still cached, '
+          'pages cold), so for 4 KiB faults')
+        w('')
+        w('    projected = F - C[ws-stock] + C[ws-today]')
+        w('')
+        w('and, as a bound that favours stock, C[ws-stock-stosb] (stock '
+          'clearing with `rep stosb`, faster than UML\'s clear_page() on '
+          'a cached page) in place of C[ws-stock].')
+        w('')
+        w('| workload | F stock ns | C ws-stock | C ws-today | '
+          '**projected ns** | **projected speed-up** | '
+          'C ws-stock-stosb | bound: speed-up |')
+        w('|---|---:|---:|---:|---:|---:|---:|---:|')
+        for lab, r, F, S, T, p, B, pb in wsp:
+            w(f'| {lab}, run {r + 1} | {fmt(F)} | {fmt(S)} | {fmt(T)} | '
+              f'**{fmt(p)}** (projected) | **{F / p:.2f}x** (projected) | '
+              f'{fmt(B)} | {F / pb:.2f}x (projected) |')
+        w('')
+        ws_slower = list(dict.fromkeys(x[0] for x in wsp if x[5] > x[2]))
+        ws_slower_b = list(dict.fromkeys(x[0] for x in wsp if x[7] > x[2]))
+        w('Projected slower than stock with a working set: ' +
+          (', '.join(ws_slower) if ws_slower else 'none') +
+          '; at the bound: ' +
+          (', '.join(ws_slower_b) if ws_slower_b else 'none') + '.')
+        w('')
     w(f'Largest difference between the two runs\' figures over every '
       f'measured row: {max(worst) if worst else 0:.1f}% '
       f'({sum(1 for x in worst if x > 10)} of {len(worst)} rows over 10%).')
