@@ -6,7 +6,11 @@
  * prezeroing patches: N threads each touch their own anonymous mapping,
  * and we report faults per CPU second and per wall second, plus the
  * /proc/vmstat counters that tell whether the pages came prezeroed.
+ * With -F the mapping is a private one of a file instead, and each
+ * touch is a copy-on-write fault: the page it gets is overwritten by the
+ * copy, so a prezeroed one is spent for nothing but the clear it saves.
  */
+#include <fcntl.h>
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -69,6 +74,8 @@ static unsigned int reps = 1;
 static enum thp_mode mode = MODE_DEFAULT;
 static int verify;
 static int machine;
+static const char *cow_path;	/* -F: map this file MAP_PRIVATE */
+static int cow_fd = -1;
 
 static size_t region_sz;	/* bytes touched by each thread */
 static pthread_barrier_t ready_bar, go_bar, done_bar;
@@ -132,7 +139,7 @@ static void vm_read(struct vmsnap *s)
  * chunk of the region can actually be backed by a THP; an unaligned region
  * would silently fall back to 4 KiB faults at both ends.
  */
-static unsigned char *map_region(void)
+static unsigned char *map_region(unsigned int idx)
 {
 	size_t len = region_sz;
 	uintptr_t raw, start;
@@ -141,8 +148,12 @@ static unsigned char *map_region(void)
 	if (mode == MODE_THP)
 		len += HPAGE_SZ;
 
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (cow_fd >= 0)	/* each thread its own slice of the file */
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+			 cow_fd, (off_t)idx * region_sz);
+	else
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		die("mmap");
 
@@ -215,7 +226,7 @@ static void *worker_fn(void *arg)
 	unsigned int r;
 
 	for (r = 0; r < reps; r++) {
-		base = map_region();
+		base = map_region(w->idx);
 
 		pthread_barrier_wait(&ready_bar);
 		pthread_barrier_wait(&go_bar);
@@ -259,6 +270,9 @@ static void usage(FILE *f)
 		"           2048 with -H: one touch per huge page, the fault alone)\n"
 		"  -H       madvise(MADV_HUGEPAGE), 2 MiB aligned region\n"
 		"  -N       madvise(MADV_NOHUGEPAGE)\n"
+		"  -F FILE  map FILE privately instead of anonymous memory: every\n"
+		"           touch is a copy-on-write fault (FILE: at least -m MiB,\n"
+		"           all zero for -v; not with -H)\n"
 		"  -r N     repetitions, each mmap/touch/munmap (default 1)\n"
 		"  -v       verify untouched bytes read zero (exit 3 if not)\n"
 		"  -k       machine-readable key=value line only\n");
@@ -282,7 +296,7 @@ int main(int argc, char **argv)
 	unsigned int i, r;
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "m:t:c:s:HNr:vkh")) != -1) {
+	while ((opt = getopt(argc, argv, "m:t:c:s:HNF:r:vkh")) != -1) {
 		switch (opt) {
 		case 'm':
 			mib = parse_num(optarg, opt, 1, 1UL << 30);
@@ -307,6 +321,9 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			mode = opt == 'H' ? MODE_THP : MODE_4K;
+			break;
+		case 'F':
+			cow_path = optarg;
 			break;
 		case 'r':
 			reps = parse_num(optarg, opt, 1, 1UL << 20);
@@ -335,6 +352,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "faultbench: %lu MiB is less than a page per thread\n",
 			mib);
 		return 1;
+	}
+	if (cow_path) {
+		struct stat st;
+
+		if (mode == MODE_THP) {
+			fprintf(stderr, "faultbench: -F does not take -H\n");
+			return 1;
+		}
+		cow_fd = open(cow_path, O_RDONLY);
+		if (cow_fd < 0 || fstat(cow_fd, &st))
+			die(cow_path);
+		if ((unsigned long long)st.st_size <
+		    (unsigned long long)region_sz * nthreads) {
+			fprintf(stderr, "faultbench: %s is smaller than %lu MiB\n",
+				cow_path, mib);
+			return 1;
+		}
 	}
 
 	w = calloc(nthreads, sizeof(*w));
@@ -410,8 +444,9 @@ int main(int argc, char **argv)
 		  delta[VM_CLEARED] * (long long)PAGE_SZ : -1;
 
 	if (!machine) {
-		printf("faultbench: %lu MiB x %u reps, %u threads, %u clines/page, mode %s, %s\n",
+		printf("faultbench: %lu MiB x %u reps, %u threads, %u clines/page, mode %s, %s, %s\n",
 		       mib, reps, nthreads, clines, mode_name[mode],
+		       cow_fd >= 0 ? "copy-on-write" : "anonymous",
 		       verify ? "verify" : "no verify");
 		printf("%4s %3s %7s %5s %10s %11s %10s %10s %11s\n", "MiB",
 		       "Rep", "Threads", "CLine", "User", "System", "Wall",
@@ -427,8 +462,9 @@ int main(int argc, char **argv)
 		printf("faultbench: ");
 	}
 
-	printf("mib=%lu reps=%u threads=%u clines=%u stride_kib=%zu mode=%s",
-	       mib, reps, nthreads, clines, stride / 1024, mode_name[mode]);
+	printf("mib=%lu reps=%u threads=%u clines=%u stride_kib=%zu mode=%s source=%s",
+	       mib, reps, nthreads, clines, stride / 1024, mode_name[mode],
+	       cow_fd >= 0 ? "file" : "anon");
 	printf(" wall_s=%.4f user_s=%.4f sys_s=%.4f thread_cpu_s=%.4f",
 	       wall, user, sys, cpu);
 	printf(" pages=%llu faults_per_wsec=%.1f faults_per_cpu_s=%.1f",
