@@ -416,7 +416,7 @@ static int __init kscrubd_init(void)
 		kscrub_start_order, kscrub_stop_order, kscrub_load);
 	pr_info("kscrubd: leaves %lu KiB per CPU on the per-cpu lists (its slice of the last-level cache, at least %lu)\n",
 		(unsigned long)kscrubd_pcp_keep_pages(scrubd_pcp_cache_pages()) <<
-		(PAGE_SHIFT - 10), KSCRUBD_PCP_KEEP << (PAGE_SHIFT - 10));
+		(PAGE_SHIFT - 10), (unsigned long)KSCRUBD_PCP_KEEP << (PAGE_SHIFT - 10));
 	return 0;
 
 fail:
