@@ -83,6 +83,21 @@ def env_line(rows):
     return "QEMU TCG"
 
 
+def one_run_table(w, g, mode, unit, title, text):
+    """A section for one workload, 1 thread, 1 line: without and with"""
+    off, on = g.get((mode, 1, 1, "off"), []), g.get((mode, 1, 1, "on"), [])
+    if not (off and on):
+        return
+    w.append(title)
+    w.append(text)
+    w.append(f"| without: {unit} | spread | with: {unit} | spread | ratio | served prezeroed % |")
+    w.append("|---:|---|---:|---|---:|---:|")
+    w.append(f"| {rate(off):.0f} | {spread(off)} | {rate(on):.0f} | {spread(on)} | "
+             f"{rate(on) / rate(off):.2f} | "
+             f"{med([float(r['prezeroed_pct']) for r in on]):.1f} |")
+    w.append("")
+
+
 def fault_tables(rows, out):
     g = faults(rows)
     w = []
@@ -130,33 +145,19 @@ def fault_tables(rows, out):
             if off:
                 w.append(f"| {t} | {rate(off):.0f} | {rate(on):.0f} | {rate(on) / rate(off):.2f} |")
         w.append("")
-    off, on = g.get(("thp-fault", 1, 1, "off"), []), g.get(("thp-fault", 1, 1, "on"), [])
-    if off and on:
-        w.append("## 2 MiB THP, one touch per huge page (the fault alone), 1 thread\n")
-        w.append("Touching one 4 KiB page per THP leaves the fault itself: allocation, "
-                 "the clear (or none) and the PMD.  Under TCG every first touch of a "
-                 "4 KiB page costs a soft-TLB fill, which the per-4 KiB sweep above pays "
-                 "512 times per THP.\n")
-        w.append("| without: pages/s | spread | with: pages/s | spread | ratio | served prezeroed % |")
-        w.append("|---:|---|---:|---|---:|---:|")
-        w.append(f"| {rate(off):.0f} | {spread(off)} | {rate(on):.0f} | {spread(on)} | "
-                 f"{rate(on) / rate(off):.2f} | "
-                 f"{med([float(r['prezeroed_pct']) for r in on]):.1f} |")
-        w.append("")
-    off, on = g.get(("cow", 1, 1, "off"), []), g.get(("cow", 1, 1, "on"), [])
-    if off and on:
-        w.append("## Copy-on-write faults on a private file mapping, 4 KiB, 1 thread\n")
-        w.append("A write to each page of a 256 MiB tmpfs file mapped MAP_PRIVATE: "
-                 "the fault copies the file's page into a new one, which the copy "
-                 "overwrites whole, so a prezeroed page saves only the clear that "
-                 "init_on_alloc=1 does before the copy (a workload that could "
-                 "lose: its prezeroed pages are spent on it).\n")
-        w.append("| without: faults/s | spread | with: faults/s | spread | ratio | served prezeroed % |")
-        w.append("|---:|---|---:|---|---:|---:|")
-        w.append(f"| {rate(off):.0f} | {spread(off)} | {rate(on):.0f} | {spread(on)} | "
-                 f"{rate(on) / rate(off):.2f} | "
-                 f"{med([float(r['prezeroed_pct']) for r in on]):.1f} |")
-        w.append("")
+    one_run_table(w, g, "thp-fault", "pages/s",
+                  "## 2 MiB THP, one touch per huge page (the fault alone), 1 thread\n",
+                  "Touching one 4 KiB page per THP leaves the fault itself: allocation, "
+                  "the clear (or none) and the PMD.  Under TCG every first touch of a "
+                  "4 KiB page costs a soft-TLB fill, which the per-4 KiB sweep above pays "
+                  "512 times per THP.\n")
+    one_run_table(w, g, "cow", "faults/s",
+                  "## Copy-on-write faults on a private file mapping, 4 KiB, 1 thread\n",
+                  "A write to each page of a 256 MiB tmpfs file mapped MAP_PRIVATE: "
+                  "the fault copies the file's page into a new one, which the copy "
+                  "overwrites whole, so a prezeroed page saves only the clear that "
+                  "init_on_alloc=1 does before the copy (a workload that could "
+                  "lose: its prezeroed pages are spent on it).\n")
     w.append("## Every workload of this boot, without and with kscrubd\n")
     names = {"4k": "4 KiB", "thp": "THP, a touch every 4 KiB",
              "thp-fault": "THP, one touch per huge page",

@@ -231,6 +231,15 @@ def main():
             worst.append(dd)
         return cells, diff
 
+    def table_rows(names, first):
+        """a row per (size, touch, name) measured, names in their order"""
+        keys = sorted({k for b in bench for k in b if k[0] in names},
+                      key=lambda k: (k[1], k[2], names.index(k[0])))
+        for k in keys:
+            cells, diff = runs_cells(lambda r: bench[r].get(k))
+            w(f'| {first(k[1])} | {touch_name(k[2])} | {k[0]} | ' +
+              ' | '.join(cells) + f' | {diff} |')
+
     w('# Native evidence: the host CPU, not TCG')
     w('')
     w('Written by `make native` (`qemu/native/`).  Host CPU: '
@@ -280,12 +289,7 @@ def main():
     w('')
     w(hdr)
     w(sep)
-    keys = sorted({k for b in bench for k in b if k[0] in SOURCES},
-                  key=lambda k: (k[1], k[2], SOURCES.index(k[0])))
-    for k in keys:
-        cells, diff = runs_cells(lambda r: bench[r].get(k))
-        w(f'| {k[1]} | {touch_name(k[2])} | {k[0]} | ' +
-          ' | '.join(cells) + f' | {diff} |')
+    table_rows(SOURCES, str)
     w('')
     w('## The allocator under each policy (UML, measured natively)')
     w('')
@@ -297,12 +301,7 @@ def main():
     w('')
     w(hdr)
     w(sep)
-    keys = sorted({k for b in bench for k in b if k[0] in POLICIES},
-                  key=lambda k: (k[1], k[2], POLICIES.index(k[0])))
-    for k in keys:
-        cells, diff = runs_cells(lambda r: bench[r].get(k))
-        w(f'| {k[1]} | {touch_name(k[2])} | {k[0]} | ' +
-          ' | '.join(cells) + f' | {diff} |')
+    table_rows(POLICIES, str)
     w('')
     w('Pages `alloc-today` got prezeroed (`pgalloc_prezeroed`), median % '
       'per run: ' + '; '.join(
@@ -338,10 +337,7 @@ def main():
         w(hdr.replace('| order | touch | source |',
                       '| working set | touch | policy |'))
         w(sep)
-        for k in ws_keys:
-            cells, diff = runs_cells(lambda r: bench[r].get(k))
-            w(f'| {k[1]} MiB | {touch_name(k[2])} | {k[0]} | ' +
-              ' | '.join(cells) + f' | {diff} |')
+        table_rows(WS_POLICIES, lambda mb: f'{mb} MiB')
         w('')
         w('Time per page relative to stock, per run (above 1.00x: slower '
           'than stock), and the share `ws-today` got prezeroed:')
