@@ -537,6 +537,18 @@ static const char * const ws_name[NR_WS_POLICIES] = {
 	[WS_TODAY_KEEP1M] = "ws-today-keep1m",
 };
 
+/*
+ * What ws-today keeps on the per-cpu list: the host CPU's slice of its
+ * last-level cache, at least kscrubd's 1 MiB (kscrubd_pcp_keep_pages())
+ */
+static int ws_keep_pages(void)
+{
+	unsigned long slice = ((unsigned long)llc_kb << 10) /
+			      max(llc_sharers, 1U);
+
+	return max_t(int, KSCRUBD_PCP_KEEP, slice >> PAGE_SHIFT);
+}
+
 static u64 ws_round(unsigned int ws_mb, unsigned int lines, bool stosb)
 {
 	unsigned long i, n = (unsigned long)ws_mb << (20 - PAGE_SHIFT);
@@ -584,12 +596,9 @@ static void ws_report(const char *name, unsigned int ws, unsigned int lines,
 static int ws_policy(struct zone *zone, enum ws_policy pol)
 {
 	bool today = pol == WS_TODAY || pol == WS_TODAY_KEEP1M;
-	int keep = KSCRUBD_PCP_KEEP;
+	int keep = pol == WS_TODAY ? ws_keep_pages() : KSCRUBD_PCP_KEEP;
 	unsigned int wi, ti, pass, r;
 
-	if (pol == WS_TODAY)
-		keep = max_t(int, keep, ((unsigned long)llc_kb << 10) /
-					max(llc_sharers, 1U) >> PAGE_SHIFT);
 	for (pass = 0; pass < passes; pass++) {
 		for (wi = 0; wi < ARRAY_SIZE(ws_mbs); wi++) {
 			unsigned int ws = ws_mbs[wi];
@@ -637,9 +646,9 @@ static void working_set_churn(struct kunit *test)
 	if (want_init_on_alloc(GFP_KERNEL))
 		kunit_skip(test, "boot with init_on_alloc=0");
 	pcp = raw_cpu_ptr(zone->per_cpu_pageset);
-	kunit_info(test, "per-cpu list high %d, high_max %d pages; ws-today keeps %u KiB\n",
+	kunit_info(test, "per-cpu list high %d, high_max %d pages; ws-today keeps %lu KiB\n",
 		   READ_ONCE(pcp->high), READ_ONCE(pcp->high_max),
-		   max(llc_kb / max(llc_sharers, 1U), 1024U));
+		   (unsigned long)ws_keep_pages() << (PAGE_SHIFT - 10));
 
 	if (ws_policy(zone, WS_STOCK) || ws_policy(zone, WS_STOCK_STOSB))
 		kunit_skip(test, "no memory for the working set");

@@ -10,9 +10,9 @@
  * touch is a copy-on-write fault: the page it gets is overwritten by the
  * copy, so a prezeroed one is spent for nothing but the clear it saves.
  */
-#include <fcntl.h>
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdint.h>

@@ -36,6 +36,13 @@ fault() {
 	b "kind=fault prezero=$5 rep=$6 $r"
 }
 
+# full_pool PREZERO: with prezeroing on, each run must find a full pool
+# of zeroed pages: wait for kscrubd to zero the last run's memory
+full_pool() {
+	[ $1 = on ] || return 0
+	wait_until 60 scrubbed_most || b "kind=warn what=rescrub-timeout"
+}
+
 # The cache-line sweep with one thread, the thread sweep with one line,
 # and for THP one touch per huge page (the fault alone).  A first run of
 # each mode is thrown away: the first THP faults of a boot are slower.
@@ -48,10 +55,7 @@ matrix() {	# matrix PREZERO
 			c=${cts%%:*} t=${cts#*:} s=${cts##*:}
 			t=${t%:*}
 			for rep in 1 2 3; do
-				# Each run must find a full pool of zeroed pages
-				if [ $1 = on ] && ! wait_until 60 scrubbed_most; then
-					b "kind=warn what=rescrub-timeout"
-				fi
+				full_pool $1
 				fault $mode $c $t $s $1 $rep
 			done
 		done
@@ -67,9 +71,7 @@ cow() {
 	dd if=/dev/zero of=/tmp/cow bs=1M count=256 2> /dev/null
 	faultbench -m 256 -N -F /tmp/cow > /dev/null
 	for rep in 1 2 3; do
-		if [ $1 = on ] && ! wait_until 60 scrubbed_most; then
-			b "kind=warn what=rescrub-timeout"
-		fi
+		full_pool $1
 		r=$(faultbench -m 256 -N -F /tmp/cow -k) || r="error=1"
 		b "kind=fault prezero=$1 rep=$rep $r"
 	done

@@ -231,11 +231,14 @@ def main():
             worst.append(dd)
         return cells, diff
 
-    def table_rows(names, first):
-        """a row per (size, touch, name) measured, names in their order"""
-        keys = sorted({k for b in bench for k in b if k[0] in names},
+    def keys_of(names):
+        """(name, size, touch) measured, by size, touch, then names' order"""
+        return sorted({k for b in bench for k in b if k[0] in names},
                       key=lambda k: (k[1], k[2], names.index(k[0])))
-        for k in keys:
+
+    def table_rows(names, first):
+        """a row per (size, touch, name) measured"""
+        for k in keys_of(names):
             cells, diff = runs_cells(lambda r: bench[r].get(k))
             w(f'| {first(k[1])} | {touch_name(k[2])} | {k[0]} | ' +
               ' | '.join(cells) + f' | {diff} |')
@@ -311,8 +314,7 @@ def main():
           for k in sorted({k for b in bench for k in b
                            if k[0] == 'served'})) + '.')
     w('')
-    ws_keys = sorted({k for b in bench for k in b if k[0] in WS_POLICIES},
-                     key=lambda k: (k[1], k[2], WS_POLICIES.index(k[0])))
+    ws_keys = keys_of(WS_POLICIES)
     if ws_keys:
         w('## A working set churned (UML, measured natively)')
         w('')
