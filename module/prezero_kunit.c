@@ -4,7 +4,8 @@
  * the zeroed free lists).  The suite registers a scrubber of its own, so
  * it skips when kscrubd is loaded.  Blocks are made zeroed by hand with
  * scrubd_rmpage() + memset() + end_zero_page(), and each case takes back
- * what it made, so that the zeroed lists hold only the case's blocks.
+ * what it made, so that the zeroed lists hold only the case's blocks
+ * (checked as each case ends).
  * A second suite checks the series' clear_pages() and
  * clear_user_highpages() byte by byte.
  */
@@ -163,11 +164,24 @@ static struct page *take_block(struct kunit *test, struct zone *zone,
 	return NULL;
 }
 
-/* Make a zeroed free block of @order by hand; returns its migratetype */
+/*
+ * Make a zeroed free block of @order by hand, and say its migratetype.
+ * Its buddy is held out until the case ends: the block cannot merge into
+ * a larger zeroed one meanwhile, and if the case leaves it free, it merges
+ * into a dirty one when the buddy goes back, rather than wait zeroed for
+ * the next case (or the next load of this module) to be served it.
+ */
 static struct page *make_zeroed(struct kunit *test, struct zone *zone,
 				unsigned int order, int *mt)
 {
-	struct page *page = take_block(test, zone, order);
+	struct page *page;
+
+	if (order < MAX_PAGE_ORDER) {
+		page = take_block(test, zone, order + 1);
+		hold_block(page + (1 << order), order);
+	} else {
+		page = take_block(test, zone, order);
+	}
 
 	memset(page_address(page), 0, PAGE_SIZE << order);
 	end_zero_page(page, order);
@@ -175,38 +189,6 @@ static struct page *make_zeroed(struct kunit *test, struct zone *zone,
 	KUNIT_ASSERT_GE_MSG(test, *mt, 0, "block not on a zeroed list");
 	KUNIT_ASSERT_LT(test, *mt, MIGRATE_PCPTYPES);
 	return page;
-}
-
-/* Give the case's zeroed block to a zeroing allocation and free it */
-static void consume_zeroed(struct zone *zone, unsigned int order, int mt)
-{
-	struct page *p = alloc_pages_node(zone_to_nid(zone),
-					  mt_gfp[mt] | __GFP_ZERO |
-					  __GFP_THISNODE, order);
-
-	if (p)
-		__free_pages(p, order);
-}
-
-/*
- * A zeroed block of @order on the movable list, or NULL: the block
- * take_block() finds may be of another migratetype, and a zeroed page of
- * another kind would be taken by a fallback rather than by the movable
- * allocations the callers make.
- */
-static struct page *make_movable_zeroed(struct kunit *test,
-					struct zone *zone, unsigned int order)
-{
-	struct page *page;
-	int i, mt;
-
-	for (i = 0; i < 8; i++) {
-		page = make_zeroed(test, zone, order, &mt);
-		if (mt == MIGRATE_MOVABLE)
-			return page;
-		consume_zeroed(zone, order, mt);
-	}
-	return NULL;
 }
 
 /*
@@ -278,6 +260,47 @@ static void release_ordinary(struct list_head *held, unsigned int order)
 }
 
 /*
+ * Give the case's zeroed block to a zeroing allocation and free it, dirty.
+ * Where the ordinary per-cpu list goes first, empty it for the time, or
+ * the allocation takes a page from there and the zeroed block stays for
+ * the next case to find.
+ */
+static void consume_zeroed(struct zone *zone, unsigned int order, int mt)
+{
+	LIST_HEAD(held);
+	struct page *p;
+
+	if (pcp_goes_first(order))
+		hold_ordinary(zone, mt, order, &held);
+	p = alloc_pages_node(zone_to_nid(zone),
+			     mt_gfp[mt] | __GFP_ZERO | __GFP_THISNODE, order);
+	release_ordinary(&held, order);
+	if (p)
+		__free_pages(p, order);
+}
+
+/*
+ * A zeroed block of @order on the movable list, or NULL: the block
+ * take_block() finds may be of another migratetype, and a zeroed page of
+ * another kind would be taken by a fallback rather than by the movable
+ * allocations the callers make.
+ */
+static struct page *make_movable_zeroed(struct kunit *test,
+					struct zone *zone, unsigned int order)
+{
+	struct page *page;
+	int i, mt;
+
+	for (i = 0; i < 8; i++) {
+		page = make_zeroed(test, zone, order, &mt);
+		if (mt == MIGRATE_MOVABLE)
+			return page;
+		consume_zeroed(zone, order, mt);
+	}
+	return NULL;
+}
+
+/*
  * A zeroing allocation of @order takes the case's zeroed block at @page,
  * skips the clear for it and hands out zeroes.
  */
@@ -327,9 +350,36 @@ static int prezero_test_init(struct kunit *test)
 	return 0;
 }
 
+/* Zeroed pages on the buddy lists of every zone */
+static unsigned long zeroed_free_pages(void)
+{
+	unsigned long n = 0;
+	int nid, i, mt;
+
+	for_each_online_node(nid) {
+		for (i = 0; i < MAX_NR_ZONES; i++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[i];
+
+			if (!populated_zone(zone))
+				continue;
+			for (mt = 0; mt < MIGRATE_TYPES; mt++)
+				n += READ_ONCE(zone->nr_free_zeroed[mt]);
+		}
+	}
+	return n;
+}
+
 static void prezero_test_exit(struct kunit *test)
 {
 	release_held();
+	/*
+	 * Only the cases make zeroed blocks (no other scrubber can be
+	 * registered): one left behind would be served to the next case
+	 * ahead of that case's own.
+	 */
+	if (registered && !want_init_on_free())
+		KUNIT_EXPECT_EQ_MSG(test, zeroed_free_pages(), 0UL,
+				    "zeroed pages left behind");
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 }
 
@@ -576,14 +626,8 @@ static void counters_equal_lists(struct kunit *test)
 	long counted;
 
 	/* Some zeroed blocks, so that there is something to count */
-	for (i = 0; i < ARRAY_SIZE(orders); i++) {
-		struct page *p = take_block(test, zone, orders[i]);
-
-		made[i] = -1;
-		memset(page_address(p), 0, PAGE_SIZE << orders[i]);
-		end_zero_page(p, orders[i]);
-		made[i] = zeroed_list_of(zone, p, orders[i]);
-	}
+	for (i = 0; i < ARRAY_SIZE(orders); i++)
+		make_zeroed(test, zone, orders[i], &made[i]);
 
 	spin_lock_irqsave(&zone->lock, flags);
 	for (order = 0; order < NR_PAGE_ORDERS; order++) {
@@ -614,8 +658,7 @@ static void counters_equal_lists(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, listed, exact);
 
 	for (i = 0; i < ARRAY_SIZE(orders); i++)
-		if (made[i] >= 0 && made[i] < MIGRATE_PCPTYPES)
-			consume_zeroed(zone, orders[i], made[i]);
+		consume_zeroed(zone, orders[i], made[i]);
 }
 
 /*
