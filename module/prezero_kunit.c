@@ -260,12 +260,12 @@ static void release_ordinary(struct list_head *held, unsigned int order)
 }
 
 /*
- * Give the case's zeroed block to a zeroing allocation and free it, dirty.
- * Where the ordinary per-cpu list goes first, empty it for the time, or
- * the allocation takes a page from there and the zeroed block stays for
- * the next case to find.
+ * A zeroing allocation of @order and @mt from @zone that a zeroed block
+ * serves if there is one: where the ordinary per-cpu list goes first, it
+ * is held empty for the time.
  */
-static void consume_zeroed(struct zone *zone, unsigned int order, int mt)
+static struct page *alloc_zeroing(struct zone *zone, int mt,
+				  unsigned int order)
 {
 	LIST_HEAD(held);
 	struct page *p;
@@ -275,6 +275,17 @@ static void consume_zeroed(struct zone *zone, unsigned int order, int mt)
 	p = alloc_pages_node(zone_to_nid(zone),
 			     mt_gfp[mt] | __GFP_ZERO | __GFP_THISNODE, order);
 	release_ordinary(&held, order);
+	return p;
+}
+
+/*
+ * Give the case's zeroed block to a zeroing allocation and free it, dirty,
+ * so that it does not stay for the next case to find
+ */
+static void consume_zeroed(struct zone *zone, unsigned int order, int mt)
+{
+	struct page *p = alloc_zeroing(zone, mt, order);
+
 	if (p)
 		__free_pages(p, order);
 }
@@ -310,14 +321,8 @@ static struct page *expect_served_prezeroed(struct kunit *test,
 					    unsigned int order)
 {
 	u64 prezeroed = event_count(PGALLOC_PREZEROED);
-	LIST_HEAD(held);
-	struct page *got;
+	struct page *got = alloc_zeroing(zone, mt, order);
 
-	if (pcp_goes_first(order))
-		hold_ordinary(zone, mt, order, &held);
-	got = alloc_pages_node(zone_to_nid(zone),
-			       mt_gfp[mt] | __GFP_ZERO | __GFP_THISNODE, order);
-	release_ordinary(&held, order);
 	KUNIT_ASSERT_NOT_NULL(test, got);
 	KUNIT_EXPECT_PTR_EQ(test, got, page);
 	KUNIT_EXPECT_GE(test, event_count(PGALLOC_PREZEROED) - prezeroed,
