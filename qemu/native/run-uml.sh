@@ -77,7 +77,7 @@ while kill -0 $tpid 2> /dev/null; do
 	for p in $(pgrep -P $tpid); do
 		k=$(awk '/^ShmemPmdMapped:/ { print $2 }' \
 			"/proc/$p/smaps_rollup" 2> /dev/null)
-		[ "${k:-0}" -le $pmd ] || pmd=$k
+		[ "${k:-0}" -le "$pmd" ] || pmd=$k
 	done
 	sleep 2
 done
