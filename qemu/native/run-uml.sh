@@ -44,10 +44,10 @@ nice -n 19 make -s -C "$kdir" ARCH=um M="$mod" modules >&2
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/kscrub-uml-root.XXXXXX")
 memdir=${KSCRUB_UML_TMP:-/dev/shm} backing=shm
+mem=${KSCRUB_UML_MEM:-4G}	# in GiB, with the G
 if [ -n "${KSCRUB_UML_NS:-}" ]; then
 	memdir=$root.mem
 	mkdir -p "$memdir"
-	mem=${KSCRUB_UML_MEM:-4G}
 	if mount -t tmpfs -o "huge=always,size=$(( ${mem%G} + 1 ))G" \
 		kscrub-uml "$memdir"; then
 		backing=huge-tmpfs
@@ -66,7 +66,7 @@ cp "$mod"/*.ko "$root/mod/"
 
 log "booting UML ($mode), console in $log, memory in $memdir ($backing)"
 TMPDIR=$memdir timeout -k 10 "${KSCRUB_UML_TIMEOUT:-1800}" \
-	"$kdir/linux" mem="${KSCRUB_UML_MEM:-4G}" root=/dev/root \
+	"$kdir/linux" mem="$mem" root=/dev/root \
 	rootfstype=hostfs hostfs="$root" rw init=/init con=null \
 	con0=null,fd:2 kscrub.native="$mode" "$@" \
 	< /dev/null > "$log" 2>&1 &
