@@ -286,10 +286,11 @@ def main():
           'mount namespace of its own, so that the host maps it with '
           '2 MiB pages, as a real kernel\'s direct map is mapped.  On '
           '`/dev/shm` (4 KiB pages, shmem THP off) a cold block also cost '
-          'host TLB misses that a real kernel does not take: a cold 2 MiB '
-          'clear took 80 us there, 68-70 us here.  It did not make the '
-          'boots agree better (7 and 8 of 146 rows over 10% apart in two '
-          'pairs of runs, 9 before).  Mapped with 2 MiB pages, at most, '
+          'host TLB misses that a real kernel does not take (on the Zen 3 '
+          'host of 7 December, a cold 2 MiB clear: 80 us there, 68-70 us '
+          'on 2 MiB pages); it did not make the boots agree better there '
+          '(7 and 8 of 146 rows over 10% apart in two pairs of runs, 9 '
+          'before).  Mapped with 2 MiB pages, at most, '
           f'per boot: {min(pmd)}-{max(pmd)} MiB of UML\'s memory.')
     else:
         w('UML\'s memory is a file on `/dev/shm`, mapped with 4 KiB host '
