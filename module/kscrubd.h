@@ -6,6 +6,7 @@
 #include <linux/irq_work.h>
 #include <linux/mmzone.h>
 #include <linux/mutex.h>
+#include <linux/page_prezero.h>
 #include <linux/sizes.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -115,6 +116,7 @@ extern unsigned int kscrub_engine;
 extern unsigned int kscrub_high_pct;
 extern unsigned int kscrub_low_pct;
 extern unsigned int kscrub_rate;
+extern unsigned int kscrub_reserve_mb;
 
 int kscrubd_sysctl_init(void);
 void kscrubd_sysctl_exit(void);
@@ -144,6 +146,10 @@ bool kscrubd_below_low(unsigned long zeroed, unsigned long zeroable,
 bool kscrubd_marks_ok(unsigned int low_pct, unsigned int high_pct);
 unsigned int kscrubd_engine_best(const u32 *mbps);
 u64 kscrubd_rate_delay(u64 pages, u64 elapsed_ns, unsigned int rate);
+unsigned long kscrubd_reserve_share(unsigned int reserve_mb,
+				    unsigned long pages, unsigned long total);
+int kscrubd_top_order(enum scrubd_reporting reporting,
+		      unsigned int reporting_order);
 
 /* kscrubd_scrub.c */
 enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn);

@@ -7,6 +7,7 @@
  * so the suite needs no exported symbol and does not start kscrubd.
  */
 #include <kunit/test.h>
+#include <linux/sizes.h>
 
 #include "kscrubd_policy.c"
 
@@ -223,6 +224,39 @@ static void pcp_keep_is_cache_slice(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kscrubd_pcp_keep_pages(ULONG_MAX), INT_MAX);
 }
 
+/* vm.scrub_reserve_mb split over zones by size, and never past it */
+static void reserve_split_by_size(struct kunit *test)
+{
+	unsigned long mb = SZ_1M >> PAGE_SHIFT;
+
+	KUNIT_EXPECT_EQ(test, kscrubd_reserve_share(256, 1000, 1000), 256 * mb);
+	KUNIT_EXPECT_EQ(test, kscrubd_reserve_share(256, 250, 1000), 64 * mb);
+	KUNIT_EXPECT_EQ(test, kscrubd_reserve_share(256, 0, 1000), 0UL);
+	KUNIT_EXPECT_EQ(test, kscrubd_reserve_share(0, 1000, 1000), 0UL);
+	KUNIT_EXPECT_EQ(test, kscrubd_reserve_share(256, 1000, 0), 0UL);
+	/* 1 TiB over a 4 TiB node of a 16 TiB machine: no overflow */
+	KUNIT_EXPECT_EQ(test, kscrubd_reserve_share(1U << 20, 1UL << 30,
+						    1UL << 32),
+			(1UL << 18) * mb);
+	/* three zones of a third each add up to no more than the whole */
+	KUNIT_EXPECT_LE(test, 3 * kscrubd_reserve_share(100, 1, 3), 100 * mb);
+}
+
+/* Where the host zeroes, the reporting order and up are left to it */
+static void top_order_leaves_reporting_to_host(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kscrubd_top_order(SCRUBD_REPORTING_NONE, 9),
+			MAX_PAGE_ORDER);
+	KUNIT_EXPECT_EQ(test, kscrubd_top_order(SCRUBD_REPORTING_DISCARDS, 9),
+			MAX_PAGE_ORDER);
+	KUNIT_EXPECT_EQ(test, kscrubd_top_order(SCRUBD_REPORTING_ZEROES, 9), 8);
+	KUNIT_EXPECT_EQ(test, kscrubd_top_order(SCRUBD_REPORTING_ZEROES, 0), -1);
+	KUNIT_EXPECT_EQ(test,
+			kscrubd_top_order(SCRUBD_REPORTING_ZEROES,
+					  MAX_PAGE_ORDER + 5),
+			MAX_PAGE_ORDER);
+}
+
 static struct kunit_case kscrubd_policy_cases[] = {
 	KUNIT_CASE(may_run_when_idle),
 	KUNIT_CASE(loaded_pass_is_retried),
@@ -238,6 +272,8 @@ static struct kunit_case kscrubd_policy_cases[] = {
 	KUNIT_CASE(hysteresis_marks),
 	KUNIT_CASE(marks_bounds),
 	KUNIT_CASE(rate_cap),
+	KUNIT_CASE(reserve_split_by_size),
+	KUNIT_CASE(top_order_leaves_reporting_to_host),
 	{}
 };
 

@@ -16,6 +16,7 @@
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/memory.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/nodemask.h>
 #include <linux/page_prezero.h>
@@ -97,9 +98,19 @@ static bool kscrubd_verify_cb(struct page_scrubber *s, struct page *page,
 	return kscrubd_verify(page, order);
 }
 
+/* Page reporting leaves this much of the zone's zeroed memory alone */
+static unsigned long kscrubd_report_reserve(struct page_scrubber *s,
+					    struct zone *zone)
+{
+	return kscrubd_reserve_share(READ_ONCE(kscrub_reserve_mb),
+				     zone_managed_pages(zone),
+				     totalram_pages());
+}
+
 static struct page_scrubber kscrubd_scrubber = {
 	.coalesced = kscrubd_coalesced,
 	.verify = kscrubd_verify_cb,
+	.report_reserve = kscrubd_report_reserve,
 };
 
 void kscrubd_set_start_order(unsigned int order)

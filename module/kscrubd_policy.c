@@ -10,6 +10,7 @@
 #include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/sched/loadavg.h>
+#include <linux/sizes.h>
 
 #include "kscrubd.h"
 
@@ -207,6 +208,44 @@ bool kscrubd_below_low(unsigned long zeroed, unsigned long zeroable,
 bool kscrubd_marks_ok(unsigned int low_pct, unsigned int high_pct)
 {
 	return high_pct <= 100 && low_pct < high_pct;
+}
+
+/**
+ * kscrubd_reserve_share - a zone's or node's part of vm.scrub_reserve_mb
+ * @reserve_mb: vm.scrub_reserve_mb
+ * @pages: the zone's or node's managed pages
+ * @total: all managed pages
+ *
+ * Where page reporting drops the mark of what it reports, kscrubd keeps
+ * at most this much zeroed, and page reporting leaves it alone: split
+ * over the zones by size, so that every node has its share near it.
+ */
+unsigned long kscrubd_reserve_share(unsigned int reserve_mb,
+				    unsigned long pages, unsigned long total)
+{
+	if (!total)
+		return 0;
+	return div64_u64((u64)reserve_mb * (SZ_1M >> PAGE_SHIFT) * pages,
+			 total);
+}
+
+/**
+ * kscrubd_top_order - the highest order a pass zeroes
+ * @reporting: what page reporting does, scrubd_reporting()
+ * @reporting_order: its order, where it is on
+ *
+ * Where the host zeroes reported memory, blocks of the reporting order
+ * and larger are left to it: they come back zeroed for nothing, and
+ * zeroing one first would only make the host back it again.
+ *
+ * Return: the order, -1 where there is none.
+ */
+int kscrubd_top_order(enum scrubd_reporting reporting,
+		      unsigned int reporting_order)
+{
+	if (reporting == SCRUBD_REPORTING_ZEROES)
+		return min_t(int, MAX_PAGE_ORDER, (int)reporting_order - 1);
+	return MAX_PAGE_ORDER;
 }
 
 /**

@@ -37,6 +37,35 @@ static bool zone_has_room(struct zone *zone, unsigned int order)
 	       high_wmark_pages(zone) + (2UL << order);
 }
 
+/* The zone's zeroed free pages, exactly (the vmstat counter lags) */
+static unsigned long zone_zeroed_pages(struct zone *zone)
+{
+	unsigned long sum = 0;
+	int mt;
+
+	for (mt = 0; mt < MIGRATE_TYPES; mt++)
+		sum += READ_ONCE(zone->nr_free_zeroed[mt]);
+	return sum;
+}
+
+/*
+ * Where page reporting drops the mark of what it reports, keep no more
+ * zeroed than the zone's share of vm.scrub_reserve_mb: page reporting
+ * leaves that much alone, and it would throw the rest away.  Whole
+ * blocks only, so that no block is zeroed just to be reported.
+ */
+static bool zone_reserve_has_room(struct zone *zone, unsigned int order)
+{
+	unsigned int reporting_order;
+
+	if (scrubd_reporting(&reporting_order) != SCRUBD_REPORTING_DISCARDS)
+		return true;
+	return zone_zeroed_pages(zone) + (1UL << order) <=
+	       kscrubd_reserve_share(READ_ONCE(kscrub_reserve_mb),
+				     zone_managed_pages(zone),
+				     totalram_pages());
+}
+
 static bool zone_has_dirty_blocks(struct zone *zone, unsigned int order)
 {
 	struct free_area *area = &zone->free_area[order];
@@ -179,7 +208,8 @@ static unsigned long scrub_zone_order(struct kscrubd_node *kn,
 	struct page *page;
 
 	while (zone_has_dirty_blocks(zone, order) &&
-	       zone_has_room(zone, order) && !should_stop() &&
+	       zone_has_room(zone, order) &&
+	       zone_reserve_has_room(zone, order) && !should_stop() &&
 	       !node_reached_high(kn->nid)) {
 		page = scrubd_rmpage(zone, order);
 		if (!page)
@@ -203,8 +233,9 @@ static unsigned long scrub_zone_order(struct kscrubd_node *kn,
 enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 {
 	pg_data_t *pgdat = NODE_DATA(kn->nid);
-	unsigned int stop = READ_ONCE(kscrub_stop_order);
+	unsigned int stop = READ_ONCE(kscrub_stop_order), reporting_order = 0;
 	unsigned long pages = 0, zeroable, zeroed, zeroed_at_start;
+	enum scrubd_reporting reporting = scrubd_reporting(&reporting_order);
 	enum kscrubd_pass_end end;
 	u64 t0 = ktime_get_ns();
 	int order, z;
@@ -231,7 +262,8 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 		if (populated_zone(&pgdat->node_zones[z]))
 			drain_zone_pcp(kn, &pgdat->node_zones[z]);
 
-	for (order = MAX_PAGE_ORDER; order >= (int)stop; order--) {
+	for (order = kscrubd_top_order(reporting, reporting_order);
+	     order >= (int)stop; order--) {
 		for (z = MAX_NR_ZONES - 1; z >= 0; z--) {
 			struct zone *zone = &pgdat->node_zones[z];
 

@@ -7,6 +7,8 @@
 #include <linux/debugfs.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/vmstat.h>
 #include <linux/string.h>
 
 #include "kscrubd.h"
@@ -64,6 +66,33 @@ static bool node_shown(int nid)
 	return node_state(nid, N_MEMORY) || kscrubd_node(nid)->stats.passes;
 }
 
+/*
+ * Where zeroed memory came from, from the allocator's events: kscrubd,
+ * init_on_free, a host that zeroes reported memory; and what page
+ * reporting took zeroed and gave back unmarked.
+ */
+static void show_sources(struct seq_file *m)
+{
+	static const char * const names[] = {
+		[SCRUBD_REPORTING_NONE] = "none",
+		[SCRUBD_REPORTING_DISCARDS] = "discards",
+		[SCRUBD_REPORTING_ZEROES] = "zeroes",
+	};
+	unsigned int order = 0;
+	enum scrubd_reporting r = scrubd_reporting(&order);
+	unsigned long *ev;
+
+	ev = kcalloc(NR_VM_EVENT_ITEMS, sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return;
+	all_vm_events(ev);
+	seq_printf(m, "reporting=%s reporting_order=%u reserve_mb=%u scrubbed_pages=%lu freed_zeroed_pages=%lu reported_zeroed_pages=%lu discarded_zeroed_pages=%lu\n",
+		   names[r], order, READ_ONCE(kscrub_reserve_mb),
+		   ev[PGSCRUBBED], ev[PGZEROED_FREED], ev[PGZEROED_REPORTED],
+		   ev[PGZEROED_DISCARDED]);
+	kfree(ev);
+}
+
 static int stats_show(struct seq_file *m, void *v)
 {
 	int nid;
@@ -75,6 +104,7 @@ static int stats_show(struct seq_file *m, void *v)
 		   READ_ONCE(kscrub_verify),
 		   atomic64_read(&kscrub_verified_pages),
 		   atomic64_read(&kscrub_verify_bad));
+	show_sources(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

@@ -35,11 +35,19 @@ unsigned int kscrub_engine = KSCRUB_ENGINE_AUTO;
 unsigned int kscrub_high_pct = 100;
 unsigned int kscrub_low_pct;
 unsigned int kscrub_rate;		/* pages/s per node, 0: no cap */
+/*
+ * Zeroed memory kept out of page reporting's reach where the host makes
+ * no promise about reported memory: enough for a few hundred THP faults
+ * in a small VM, and host memory the guest holds on to for it.
+ */
+unsigned int kscrub_reserve_mb = 256;
 
 static const unsigned int max_order = MAX_PAGE_ORDER;
 static const unsigned int max_load = KSCRUB_MAX_LOAD;
 static const unsigned int max_rate = KSCRUB_MAX_RATE;
 static const unsigned int max_low_pct = 99;
+/* 1 TiB: beyond any VM's wish to keep memory from its host */
+static const unsigned int max_reserve_mb = 1U << 20;
 
 /*
  * Serializes writers so that scrub_stop <= scrub_start and
@@ -221,6 +229,15 @@ static struct ctl_table kscrub_sysctls[] = {
 		.proc_handler	= uint_handler,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= (void *)&max_rate,
+	},
+	{
+		.procname	= "scrub_reserve_mb",
+		.data		= &kscrub_reserve_mb,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= uint_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= (void *)&max_reserve_mb,
 	},
 	{
 		.procname	= "scrub_engine",
