@@ -26,7 +26,8 @@ check_patches_apply() {
 	t=$(mktemp -d)
 	tar -xf /usr/src/linux-source-6.12.tar.xz -C "$t" --strip-components=1 \
 		--wildcards '*/mm/*' '*/include/*' '*/fs/*' '*/drivers/base/*' \
-		'*/arch/x86/include/*' '*/lib/*' '*/kernel/power/*' 2>/dev/null
+		'*/arch/x86/include/*' '*/lib/*' '*/kernel/power/*' \
+		'*/drivers/virtio/*' 2>/dev/null
 	for p in "$top"/hook-patch/*.patch; do
 		case $p in */0000-cover-letter.patch) continue ;; esac
 		[ -e "$p" ] || continue
@@ -157,15 +158,24 @@ guest_boot() {	# guest_boot LABEL [kernel args...]
 # "small" is a short fourth boot: 512 MiB for the out-of-memory test, and
 # a 256 MiB DIMM on a third, memoryless node for the hotplug test.
 # "balloon", a short fifth: init_on_free=1 (most free memory on the
-# zeroed lists) with QEMU's virtio-balloon reporting free pages.
-for b in ${KSCRUB_BOOTS:-default init_on_alloc=0 init_on_free=1 small balloon}; do
+# zeroed lists) with QEMU's virtio-balloon reporting free pages.  Then the
+# same device with the default command line, once with the host declared
+# to zero reported memory (QEMU discards it) and once without a promise.
+balloon_dev="-device virtio-balloon-pci,free-page-reporting=on"
+for b in ${KSCRUB_BOOTS:-default init_on_alloc=0 init_on_free=1 small balloon \
+	balloon-host-zeroes balloon-discards}; do
 	case $b in
 	default) guest_boot default ;;
 	small) KSCRUB_MEM=512 KSCRUB_HOTPLUG_MB=256 \
 		guest_boot small kscrub.only=67-memory-hotplug,90-oom ;;
-	balloon) KSCRUB_QEMU_ARGS="${KSCRUB_QEMU_ARGS:-} -device virtio-balloon-pci,free-page-reporting=on" \
+	balloon) KSCRUB_QEMU_ARGS="${KSCRUB_QEMU_ARGS:-} $balloon_dev" \
 		guest_boot balloon init_on_free=1 \
 		kscrub.only=48-page-census,58-free-page-reporting ;;
+	balloon-host-zeroes) KSCRUB_QEMU_ARGS="${KSCRUB_QEMU_ARGS:-} $balloon_dev" \
+		guest_boot "$b" virtio_balloon.host_zeroes_pages=1 \
+		kscrub.only=58-free-page-reporting,59-reported-zeroed ;;
+	balloon-discards) KSCRUB_QEMU_ARGS="${KSCRUB_QEMU_ARGS:-} $balloon_dev" \
+		guest_boot "$b" kscrub.only=59-reported-zeroed ;;
 	*=*) guest_boot "$b" "$b" ;;
 	*) echo "test.sh: unknown boot variant $b" >&2; failn=$((failn + 1)) ;;
 	esac

@@ -272,3 +272,30 @@ no_page_lost() {
 	debug_kernel && return 0
 	[ $((base_free - free1)) -le 8192 ] || fail "$what: MemFree $((base_free - free1)) kB lower"
 }
+
+# balloon_reporting: the virtio-balloon device is there and reports free
+# pages; sets $reporting_order.  Skips the test where there is none (only
+# the balloon boots have one).
+balloon_reporting() {
+	local d found=
+	for d in /sys/bus/virtio/devices/*; do
+		[ "$(cat "$d/device" 2>/dev/null)" = 0x0005 ] && found=$d
+	done
+	[ -n "$found" ] || skip_test "no virtio-balloon device (the balloon boots have one)"
+	reporting_order=$(cat /sys/module/page_reporting/parameters/page_reporting_order)
+	[ "$reporting_order" -ge 0 ] 2>/dev/null ||
+		fail "virtio-balloon bound, but no free page reporting (order '$reporting_order')"
+}
+
+# most_reported: 90% of the free memory in blocks of the reporting order
+# is reported (test_page_census must be loaded)
+most_reported() {
+	[ $(($(census_field reported) * 4)) -ge \
+		$(($(free_kb_from_order "$reporting_order") * 9 / 10)) ]
+}
+
+# host_zeroes: reported memory comes back zeroed (virtio_balloon's
+# host_zeroes_pages, or init_on_free with the poison feature)
+host_zeroes() {
+	init_on_free || grep -qw virtio_balloon.host_zeroes_pages=1 /proc/cmdline
+}

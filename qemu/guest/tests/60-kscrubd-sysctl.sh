@@ -18,7 +18,7 @@ bad_write() {
 }
 
 for k in scrub_start scrub_stop scrub_load scrub_enabled scrub_verify scrub_engine \
-	scrub_high_pct scrub_low_pct scrub_rate; do
+	scrub_high_pct scrub_low_pct scrub_rate scrub_reserve_mb; do
 	expect_eq "mode of vm.$k" "$(stat -c %a $v/$k)" 644
 done
 expect_eq "default vm.scrub_start" "$(cat $v/scrub_start)" 7
@@ -39,6 +39,7 @@ expect_eq "orders in kscrubd/engines" \
 expect_eq "default vm.scrub_high_pct" "$(cat $v/scrub_high_pct)" 100
 expect_eq "default vm.scrub_low_pct" "$(cat $v/scrub_low_pct)" 0
 expect_eq "default vm.scrub_rate" "$(cat $v/scrub_rate)" 0
+expect_eq "default vm.scrub_reserve_mb" "$(cat $v/scrub_reserve_mb)" 256
 
 for bad in -1 11 abc 99999999999999999999 1x; do
 	bad_write scrub_start $bad
@@ -61,6 +62,9 @@ done
 for bad in -1 abc 100000001 99999999999999999999; do
 	bad_write scrub_rate $bad
 done
+for bad in -1 abc 1048577 99999999999999999999 1x; do
+	bad_write scrub_reserve_mb $bad
+done
 # low < high, checked against the other knob whichever is written
 echo 80 > $v/scrub_high_pct || fail "vm.scrub_high_pct=80"
 echo 66 > $v/scrub_low_pct || fail "vm.scrub_low_pct=66"
@@ -74,6 +78,8 @@ echo 99 > $v/scrub_low_pct || fail "vm.scrub_low_pct=99 under high 100"
 echo 0 > $v/scrub_low_pct
 echo 5000 > $v/scrub_rate && echo 100000000 > $v/scrub_rate && echo 0 > $v/scrub_rate ||
 	fail "vm.scrub_rate 5000, 100000000, 0"
+echo 0 > $v/scrub_reserve_mb && echo 1048576 > $v/scrub_reserve_mb &&
+	echo 256 > $v/scrub_reserve_mb || fail "vm.scrub_reserve_mb 0, 1048576, 256"
 
 # What follows needs dirty free memory, which init_on_free=1 never leaves
 if init_on_free; then

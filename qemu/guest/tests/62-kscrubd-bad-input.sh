@@ -56,7 +56,7 @@ as_nobody() {
 }
 expect_eq "uid under su" "$(as_nobody 'id -u')" 65534
 for k in scrub_start scrub_stop scrub_load scrub_enabled scrub_verify scrub_engine \
-	scrub_high_pct scrub_low_pct scrub_rate; do
+	scrub_high_pct scrub_low_pct scrub_rate scrub_reserve_mb; do
 	before=$(cat $v/$k)
 	refused "vm.$k written by uid 65534" as_nobody "echo 3 > $v/$k"
 	expect_eq "vm.$k after a non-root write" "$(cat $v/$k)" "$before"
@@ -75,6 +75,7 @@ in_range() {
 		[ "$(cat $v/scrub_high_pct)" -le 100 ] &&
 		[ "$(cat $v/scrub_rate)" -le 100000000 ] &&
 		[ "$(cat $v/scrub_load)" -le 100000 ] &&
+		[ "$(cat $v/scrub_reserve_mb)" -le 1048576 ] &&
 		case "$(cat $v/scrub_enabled)$(cat $v/scrub_verify)" in [01][01]) ;; *) false ;; esac &&
 		case "$(cat $v/scrub_engine)" in auto|nt|clear|extent) ;; *) false ;; esac
 }
@@ -85,7 +86,7 @@ i=0 acc=0 rej=0
 while [ $i -lt 300 ]; do
 	i=$((i + 1))
 	k=$(echo scrub_start scrub_stop scrub_load scrub_enabled scrub_verify scrub_engine \
-		scrub_high_pct scrub_low_pct scrub_rate | tr ' ' '\n' | shuf -n1)
+		scrub_high_pct scrub_low_pct scrub_rate scrub_reserve_mb | tr ' ' '\n' | shuf -n1)
 	if [ $((i % 2)) = 0 ]; then
 		val=$(head -c 64 /dev/urandom | tr -dc '[:graph:]' | head -c 12)
 		[ -n "$val" ] || val=x
@@ -143,6 +144,7 @@ echo 999 > $v/scrub_load
 echo 0 > $v/scrub_low_pct
 echo 100 > $v/scrub_high_pct
 echo 0 > $v/scrub_rate
+echo 256 > $v/scrub_reserve_mb
 echo 1 > $v/scrub_verify
 out=$(faultbench -m 64 -N -v -k) || fail "faultbench -v: $out"
 expect_eq "non-zero pages after the races" "$(kv nonzero_pages)" 0
