@@ -73,6 +73,9 @@ for pair in 1 2 3; do
 	done
 done
 
+# Free page reporting: THP faults on memory reported to the host
+bash "$top/qemu/bench-vm.sh"
+
 echo "bench: native clearing bandwidth" >&2
 "$top/userspace/clearbw" -k -s 4,2048,1048576 -b 1024 -m 1024 -r 3 |
 	sed 's/^/boot=native kind=clearbw /' >> "$kv"

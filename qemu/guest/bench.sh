@@ -20,6 +20,10 @@
 #   frag-absent, frag-loaded
 #              fragmentation after a long mixed churn, without kscrubd
 #              and with it (one fresh boot each)
+#   reported, reported-kscrubd
+#              THP faults on memory free page reporting gave to the host,
+#              after idle, without and with kscrubd (the balloon boots of
+#              make bench-vm)
 # Every result is a KSCRUB-BENCH line of key=value pairs for the host.
 . /kscrub/lib.sh
 b() { echo "KSCRUB-BENCH: $*"; }
@@ -293,6 +297,47 @@ churn)
 	b "kind=churnstats wakeups=$(kstat wakeups) passes=$(kstat passes) retries=$(kstat retries) pcp_drained=$(kstat pcp_drained) pcp_looks=$(kstat pcp_looks) widened=$(kstat widened)"
 	cat /sys/kernel/debug/kscrubd/stats
 	unload_kscrubd
+	;;
+reported|reported-kscrubd)
+	# Every run faults on memory reported to the host after idle: wait
+	# for reporting to take what the last run freed (beyond kscrubd's
+	# reserve where it keeps one) before the next
+	b "kind=env $env kernel=$(uname -r)"
+	balloon_reporting
+	modprobe test_page_census || fail "modprobe test_page_census"
+	if [ "$KSCRUB_BENCH" = reported-kscrubd ]; then
+		s0=$(vmstat pgscrubbed) d0=$(vmstat pgzeroed_discarded)
+		t_load=$(cut -d. -f1 /proc/uptime)
+		modprobe kscrubd || fail "modprobe kscrubd"
+	fi
+	reported_idle() {
+		[ $(($(census_field reported) * 4)) -ge \
+			$((($(free_kb_from_order "$reporting_order") - $(meminfo MemZero)) * 9 / 10)) ]
+	}
+	for s in 2048 4; do
+		for rep in 1 2 3; do
+			wait_until 240 reported_idle || b "kind=warn what=report-timeout"
+			# make bench-vm samples QEMU's resident memory from
+			# the host and files it under the last mark
+			echo "KSCRUB-MARK: stride_kib=$s rep=$rep phase=before"
+			sleep 3
+			r=$(faultbench -m 512 -H -s $s -k) || r="error=1"
+			echo "KSCRUB-MARK: stride_kib=$s rep=$rep phase=after"
+			sleep 3
+			b "kind=reported bench=$KSCRUB_BENCH stride_kib=$s rep=$rep memzero_kib=$(meminfo MemZero) $r"
+		done
+	done
+	# With kscrubd: go on idling and faulting until ten minutes have
+	# passed since it was loaded, then count what it zeroed and what
+	# page reporting threw away of it
+	if [ "$KSCRUB_BENCH" = reported-kscrubd ]; then
+		while [ "$(cut -d. -f1 /proc/uptime)" -lt $((t_load + 600)) ]; do
+			wait_until 240 reported_idle || b "kind=warn what=report-timeout"
+			sleep 30
+			faultbench -m 512 -H > /dev/null
+		done
+		b "kind=reportedcycle seconds=$(($(cut -d. -f1 /proc/uptime) - t_load)) scrubbed=$(($(vmstat pgscrubbed) - s0)) discarded=$(($(vmstat pgzeroed_discarded) - d0))"
+	fi
 	;;
 frag-absent)
 	b "kind=env $env kernel=$(uname -r)"
