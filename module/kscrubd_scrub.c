@@ -101,15 +101,25 @@ static void zero_block(struct kscrubd_node *kn, struct page *page,
 	kn->stats.engine[id].ns += ktime_get_ns() - t0;
 }
 
+/* The highest order a pass zeroes, after what page reporting does */
+static int pass_top_order(void)
+{
+	unsigned int reporting_order = 0;
+	enum scrubd_reporting reporting = scrubd_reporting(&reporting_order);
+
+	return kscrubd_top_order(reporting, reporting_order);
+}
+
 /*
- * Free pages in blocks of order >= vm.scrub_stop, what kscrubd can zero,
- * and how many of them are zeroed; racily
+ * Free pages in blocks kscrubd can zero (of order vm.scrub_stop up to
+ * what the host leaves it, pass_top_order()), and how many of them are
+ * zeroed; racily
  */
 void kscrubd_node_pages(int nid, unsigned long *zeroable,
 			unsigned long *zeroed)
 {
 	pg_data_t *pgdat = NODE_DATA(nid);
-	unsigned int order;
+	int order, top = pass_top_order();
 	int z;
 
 	*zeroable = 0;
@@ -119,8 +129,8 @@ void kscrubd_node_pages(int nid, unsigned long *zeroable,
 
 		if (!populated_zone(zone))
 			continue;
-		for (order = READ_ONCE(kscrub_stop_order);
-		     order < NR_PAGE_ORDERS; order++) {
+		for (order = READ_ONCE(kscrub_stop_order); order <= top;
+		     order++) {
 			struct free_area *area = &zone->free_area[order];
 			unsigned long n = READ_ONCE(area->nr_free);
 
@@ -233,9 +243,8 @@ static unsigned long scrub_zone_order(struct kscrubd_node *kn,
 enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 {
 	pg_data_t *pgdat = NODE_DATA(kn->nid);
-	unsigned int stop = READ_ONCE(kscrub_stop_order), reporting_order = 0;
+	unsigned int stop = READ_ONCE(kscrub_stop_order);
 	unsigned long pages = 0, zeroable, zeroed, zeroed_at_start;
-	enum scrubd_reporting reporting = scrubd_reporting(&reporting_order);
 	enum kscrubd_pass_end end;
 	u64 t0 = ktime_get_ns();
 	int order, z;
@@ -262,8 +271,7 @@ enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn)
 		if (populated_zone(&pgdat->node_zones[z]))
 			drain_zone_pcp(kn, &pgdat->node_zones[z]);
 
-	for (order = kscrubd_top_order(reporting, reporting_order);
-	     order >= (int)stop; order--) {
+	for (order = pass_top_order(); order >= (int)stop; order--) {
 		for (z = MAX_NR_ZONES - 1; z >= 0; z--) {
 			struct zone *zone = &pgdat->node_zones[z];
 
