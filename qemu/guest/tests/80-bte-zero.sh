@@ -18,6 +18,8 @@ trap 'rmmod bte_zero 2> /dev/null' EXIT
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
 expect_eq "engines registered, one per node" \
 	"$(dmesg | grep -c "zero driver bte_zero registered, 500 MB/s, node [0-9]")" $nodes
+dmesg | grep -q "bte_zero: $nodes engines, a software model of SGI's BTE: the CPU does the fill, paced at 500 MB/s" ||
+	fail "no dmesg line saying the BTE is a software model"
 
 # dirty WHAT [MiB]: free dirty memory and wait until it is scrubbed.  A
 # failed transfer is zeroed twice, by the engine and then the CPU, and a
