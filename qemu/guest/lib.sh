@@ -74,7 +74,9 @@ free_kb_from_order() {
 }
 
 # kstat KEY [WORD...]: sum of KEY=n over the lines of kscrubd's debugfs
-# stats that contain every WORD (e.g. engine=nt, node=1)
+# stats that contain every WORD (e.g. engine=nt, node=1).  A key on no
+# such line prints "missing:KEY" and fails, so that a check of a renamed
+# key, or of a node with no line, cannot pass by reading 0.
 kstat() {
 	local k=$1
 	shift
@@ -84,9 +86,15 @@ kstat() {
 			for (j = 1; j <= nf; j++)
 				if (index(" " $0 " ", " " want[j] " ") == 0) next
 			for (i = 1; i <= NF; i++)
-				if (index($i, k "=") == 1) s += substr($i, length(k) + 2)
+				if (index($i, k "=") == 1) {
+					s += substr($i, length(k) + 2)
+					found = 1
+				}
 		}
-		END { printf "%.0f\n", s }' /sys/kernel/debug/kscrubd/stats
+		END {
+			if (!found) { print "missing:" k; exit 1 }
+			printf "%.0f\n", s
+		}' /sys/kernel/debug/kscrubd/stats
 }
 
 # kdrv KEY: KEY summed over the zero drivers in kscrubd's debugfs drivers
