@@ -154,6 +154,7 @@ int kscrubd_top_order(enum scrubd_reporting reporting,
 /* kscrubd_scrub.c */
 enum kscrubd_pass_end kscrubd_scrub_node(struct kscrubd_node *kn);
 enum kscrubd_pass_end kscrubd_may_run(void);
+unsigned long kscrubd_zone_reserve(struct zone *zone);
 void kscrubd_node_pages(int nid, unsigned long *zeroable,
 			unsigned long *zeroed);
 

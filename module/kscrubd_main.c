@@ -16,7 +16,6 @@
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/memory.h>
-#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/nodemask.h>
 #include <linux/page_prezero.h>
@@ -102,9 +101,7 @@ static bool kscrubd_verify_cb(struct page_scrubber *s, struct page *page,
 static unsigned long kscrubd_report_reserve(struct page_scrubber *s,
 					    struct zone *zone)
 {
-	return kscrubd_reserve_share(READ_ONCE(kscrub_reserve_mb),
-				     zone_managed_pages(zone),
-				     totalram_pages());
+	return kscrubd_zone_reserve(zone);
 }
 
 static struct page_scrubber kscrubd_scrubber = {

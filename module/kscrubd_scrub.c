@@ -48,11 +48,20 @@ static unsigned long zone_zeroed_pages(struct zone *zone)
 	return sum;
 }
 
+/* The zone's share of vm.scrub_reserve_mb, in pages */
+unsigned long kscrubd_zone_reserve(struct zone *zone)
+{
+	return kscrubd_reserve_share(READ_ONCE(kscrub_reserve_mb),
+				     zone_managed_pages(zone),
+				     totalram_pages());
+}
+
 /*
  * Where page reporting drops the mark of what it reports, keep no more
- * zeroed than the zone's share of vm.scrub_reserve_mb: page reporting
- * leaves that much alone, and it would throw the rest away.  Whole
- * blocks only, so that no block is zeroed just to be reported.
+ * zeroed than the zone's share of the reserve: page reporting leaves
+ * that much alone (kscrubd's report_reserve), and it would throw the
+ * rest away.  Whole blocks only, so that no block is zeroed just to be
+ * reported.
  */
 static bool zone_reserve_has_room(struct zone *zone, unsigned int order)
 {
@@ -61,9 +70,7 @@ static bool zone_reserve_has_room(struct zone *zone, unsigned int order)
 	if (scrubd_reporting(&reporting_order) != SCRUBD_REPORTING_DISCARDS)
 		return true;
 	return zone_zeroed_pages(zone) + (1UL << order) <=
-	       kscrubd_reserve_share(READ_ONCE(kscrub_reserve_mb),
-				     zone_managed_pages(zone),
-				     totalram_pages());
+	       kscrubd_zone_reserve(zone);
 }
 
 static bool zone_has_dirty_blocks(struct zone *zone, unsigned int order)
