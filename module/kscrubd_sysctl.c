@@ -135,6 +135,21 @@ static int uint_handler(const struct ctl_table *table, int write,
 	return 0;
 }
 
+/*
+ * A smaller vm.scrub_reserve_mb gives what is beyond it to page
+ * reporting, which runs a pass only after a free unless asked
+ */
+static int reserve_handler(const struct ctl_table *table, int write,
+			   void *buffer, size_t *lenp, loff_t *ppos)
+{
+	unsigned int old = READ_ONCE(kscrub_reserve_mb);
+	int ret = uint_handler(table, write, buffer, lenp, ppos);
+
+	if (!ret && write && READ_ONCE(kscrub_reserve_mb) < old)
+		scrubd_reserve_shrunk();
+	return ret;
+}
+
 static int engine_handler(const struct ctl_table *table, int write,
 			  void *buffer, size_t *lenp, loff_t *ppos)
 {
@@ -235,7 +250,7 @@ static struct ctl_table kscrub_sysctls[] = {
 		.data		= &kscrub_reserve_mb,
 		.maxlen		= sizeof(unsigned int),
 		.mode		= 0644,
-		.proc_handler	= uint_handler,
+		.proc_handler	= reserve_handler,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= (void *)&max_reserve_mb,
 	},
